@@ -1,0 +1,31 @@
+// Structured input sets for conversion checks (TestFloat's idea of pattern
+// tables, derived per target format): inputs within a few ulps of every
+// representable value and every midpoint of the target, the overflow and
+// underflow edges, all specials, and seeded random bit patterns.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "emu/format.h"
+
+namespace mxc {
+
+// Every encoding of a source format that is special or extreme: zeros, Infs,
+// several NaNs (quiet/signalling, both signs), least/greatest subnormal and
+// normal, one, both signs.
+std::vector<uint64_t> special_inputs(Fmt src);
+
+// For target `dst`: every finite value v, every midpoint between neighbours,
+// the virtual values above the largest finite (max + ulp/2, max + ulp,
+// max + 3ulp/2) and half the least subnormal, each as the nearest `src`
+// encodings within +-ulps source ulps, with both signs. Sorted, unique.
+std::vector<uint64_t> boundary_inputs(Fmt src, Fmt dst, int ulps);
+
+// n seeded uniformly random bit patterns of the source format.
+std::vector<uint64_t> random_inputs(Fmt src, uint64_t seed, size_t n);
+
+// Every encoding of a format with at most 16 bits.
+std::vector<uint64_t> all_encodings(Fmt f);
+
+}  // namespace mxc

@@ -1,0 +1,13 @@
+// Each mxc subcommand registers itself on the app; the callback it installs
+// stores the process exit code (0 ok, 1 mismatches, 2 bad input).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace mxc::cli {
+
+void add_convert(CLI::App& app, int& exit_code);
+void add_formats(CLI::App& app, int& exit_code);
+void add_selfcheck(CLI::App& app, int& exit_code);
+
+}  // namespace mxc::cli

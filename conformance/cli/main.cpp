@@ -1,0 +1,26 @@
+// mxc: the command-line front end of mxconform.
+#include <cstdio>
+#include <exception>
+
+#include "conformance/cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "mxc: bit-exact emulator and conformance tools for OCP MX, FP8, FP6, "
+      "FP4 and NVFP4 arithmetic"};
+  app.require_subcommand(1);
+  int exit_code = 0;
+  mxc::cli::add_convert(app, exit_code);
+  mxc::cli::add_formats(app, exit_code);
+  mxc::cli::add_selfcheck(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;  // usage errors are bad input
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mxc: error: %s\n", e.what());
+    return 2;
+  }
+  return exit_code;
+}
