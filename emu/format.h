@@ -34,8 +34,10 @@ enum class Fmt : uint8_t {
   kBF16,
   kF32,
   kF64,
+  kTF32,   // the top 19 bits of an f32 (tensor-core TF32 operand)
+  kE8M13,  // f32 range, 13 fraction bits: Ada/Hopper FP8 accumulator
 };
-inline constexpr int kNumFormats = 12;
+inline constexpr int kNumFormats = 14;
 
 struct FormatDesc {
   Fmt id;
@@ -99,6 +101,8 @@ inline constexpr std::array<FormatDesc, kNumFormats> kFormats = {{
     {Fmt::kBF16, "bf16", 16, true, 8, 7, 127, Specials::kIeee},
     {Fmt::kF32, "f32", 32, true, 8, 23, 127, Specials::kIeee},
     {Fmt::kF64, "f64", 64, true, 11, 52, 1023, Specials::kIeee},
+    {Fmt::kTF32, "tf32", 19, true, 8, 10, 127, Specials::kIeee},
+    {Fmt::kE8M13, "e8m13", 22, true, 8, 13, 127, Specials::kIeee},
 }};
 
 constexpr const FormatDesc& desc(Fmt f) {
@@ -133,5 +137,7 @@ using f16 = Bits<Fmt::kF16>;
 using bf16 = Bits<Fmt::kBF16>;
 using f32 = Bits<Fmt::kF32>;
 using f64 = Bits<Fmt::kF64>;
+using tf32 = Bits<Fmt::kTF32>;
+using e8m13 = Bits<Fmt::kE8M13>;
 
 }  // namespace mxc

@@ -44,6 +44,7 @@ bool round_increment(const RoundSpec& r, bool sign, bool trunc_odd, u128 rem,
 
 bool overflow_to_max(const RoundSpec& r, bool sign) {
   if (r.overflow == Overflow::kSatFinite) return true;
+  if (r.overflow == Overflow::kInf) return false;
   // IEEE 754-2019 7.4: directed roundings toward zero carry an overflow to
   // the largest finite number; round-to-odd truncates likewise.
   switch (r.mode) {

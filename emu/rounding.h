@@ -22,6 +22,8 @@ enum class Overflow : uint8_t {
   kFormat,     // OCP non-saturating: Inf if the format has it, else NaN,
                // else the largest finite (IEEE 754 7.4 for directed modes)
   kSatFinite,  // clamp to the largest finite magnitude (PTX .satfinite)
+  kInf,        // always +-Inf, whatever the mode: tensor-core accumulators
+               // overflow to Inf even under RZ (MMA-Sim; docs/models.md)
 };
 
 // Random-bit widths of the two stochastic-rounding definitions (rounding.md).

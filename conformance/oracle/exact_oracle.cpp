@@ -435,7 +435,7 @@ uint64_t encode(const Fmt& f, const Table* tab, const Cand& c, bool neg,
                         (s.mode == Mode::RD && !neg);
     if (to_max) return max_enc | sb;
     if (has_inf(f)) return inf_bits(f) | sb;
-    if (has_nan(f)) return canonical_nan(f);
+    if (has_nan(f)) return canonical_nan(f) | sb;  // the NaN keeps x's sign
     return max_enc | sb;
   }
   if (c.virtual_zero) return 0x00;  // rule 7: below 2^-127 -> 0x00
@@ -494,7 +494,7 @@ Prep prepare(std::string_view from, std::string_view to, uint64_t bits,
     if (tf.kind == Kind::Int8) return finish(x.neg ? 0x80 : 0x7F);
     if (s.saturate) return finish(max_enc | sb);
     if (has_inf(tf)) return finish(inf_bits(tf) | sb);
-    if (has_nan(tf)) return finish(canonical_nan(tf));
+    if (has_nan(tf)) return finish(canonical_nan(tf) | sb);  // keeps sign
     return finish(max_enc | sb);
   }
   return p;

@@ -41,8 +41,9 @@ uint64_t exact_convert(std::string_view from, std::string_view to,
 // lo <= x <= hi, as the encodings that choosing each of them yields under `s`
 // (so the overflow rule 8, the zero-sign rule and the e8m0 clamp of rule 7 are
 // applied to each; s.mode matters only there). frac = (x-lo)/(hi-lo) as a
-// reduced "num/den". For SR with uniformly random bits, P(result == hi_bits)
-// is floor(f * 2^k) / 2^k with f = frac for x > 0 and f = 1 - frac for x < 0.
+// reduced "num/den". SR rounds away from zero (to hi for x > 0, to lo for
+// x < 0) for exactly floor(f * 2^k) of the 2^k values of r, where
+// f = (|x| - |t|)/ulp is frac for x > 0 and 1 - frac for x < 0.
 // exact: x needs no rounding (representable, zero, Inf, NaN, or forced by
 // relu); then lo_bits == hi_bits == exact_convert(...) and frac = "0/1".
 struct Neighbours {

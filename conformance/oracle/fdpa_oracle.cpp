@@ -1,0 +1,504 @@
+// Exact FDPA reference model; see fdpa_oracle.h for the semantics. Shares no
+// code with emu/: own decoder, exact integer arithmetic (cpp_int) throughout.
+#include "conformance/oracle/fdpa_oracle.h"
+
+#include <algorithm>
+#include <boost/multiprecision/cpp_int.hpp>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mxc::fdpa_oracle {
+namespace {
+
+using boost::multiprecision::cpp_int;
+
+[[noreturn]] void bad(const std::string& what) {
+  throw std::invalid_argument("fdpa_oracle: " + what);
+}
+
+// ---------------------------------------------------------------------------
+// Decoding. A finite value is (-1)^neg * sig * 2^(exp - mbits), where exp is
+// the FIELD exponent: E - bias for normals, emin = 1 - bias for subnormals
+// and zeros (a subnormal is not renormalised).
+
+enum class Kind { Num, Inf, NaN };
+
+struct Val {
+  Kind kind = Kind::Num;
+  bool neg = false;
+  uint64_t sig = 0;
+  int mbits = 0;
+  int exp = 0;
+  bool is_zero() const { return kind == Kind::Num && sig == 0; }
+};
+
+enum class Specials {
+  Ieee,   // all-ones exponent: Inf (M == 0) or NaN
+  FnNan,  // only S.1...1.1...1 is NaN (e4m3 "fn"), no Inf
+  None,   // every pattern is finite (FP6, FP4)
+};
+
+struct Layout {
+  int ebits = 0;
+  int mbits = 0;
+  int bias = 0;
+  Specials specials = Specials::None;
+  int width = 0;         // accepted pattern width in bits
+  int drop_low = 0;      // low bits discarded before decoding (tf32: 13)
+  int emin() const { return 1 - bias; }
+};
+
+Layout layout_of(const std::string& name) {
+  auto mk = [](int e, int m, int bias, Specials s) {
+    Layout l;
+    l.ebits = e;
+    l.mbits = m;
+    l.bias = bias;
+    l.specials = s;
+    l.width = 1 + e + m;
+    return l;
+  };
+  if (name == "e4m3") return mk(4, 3, 7, Specials::FnNan);
+  if (name == "e5m2") return mk(5, 2, 15, Specials::Ieee);
+  if (name == "e3m2") return mk(3, 2, 3, Specials::None);
+  if (name == "e2m3") return mk(2, 3, 1, Specials::None);
+  if (name == "e2m1") return mk(2, 1, 1, Specials::None);
+  if (name == "f16") return mk(5, 10, 15, Specials::Ieee);
+  if (name == "bf16") return mk(8, 7, 127, Specials::Ieee);
+  if (name == "f32") return mk(8, 23, 127, Specials::Ieee);
+  if (name == "tf32") {
+    Layout l = mk(8, 10, 127, Specials::Ieee);
+    l.width = 32;
+    l.drop_low = 13;
+    return l;
+  }
+  bad("unknown element format '" + name + "'");
+}
+
+Val decode(const Layout& f, uint64_t bits, const char* what) {
+  if (f.width < 64 && (bits >> f.width) != 0)
+    bad(std::string(what) + " bit pattern wider than its format");
+  bits >>= f.drop_low;  // tf32: x >> 13 (the low 13 bits are truncated away)
+  const uint64_t emask = (uint64_t{1} << f.ebits) - 1;
+  const uint64_t mmask = (uint64_t{1} << f.mbits) - 1;
+  const uint64_t E = (bits >> f.mbits) & emask;
+  const uint64_t M = bits & mmask;
+  Val v;
+  v.neg = ((bits >> (f.ebits + f.mbits)) & 1) != 0;
+  v.mbits = f.mbits;
+  if (f.specials == Specials::Ieee && E == emask) {
+    v.kind = (M == 0) ? Kind::Inf : Kind::NaN;
+    return v;
+  }
+  if (f.specials == Specials::FnNan && E == emask && M == mmask) {
+    v.kind = Kind::NaN;
+    return v;
+  }
+  if (E == 0) {
+    v.sig = M;
+    v.exp = f.emin();
+  } else {
+    v.sig = (uint64_t{1} << f.mbits) | M;
+    v.exp = static_cast<int>(E) - f.bias;
+  }
+  return v;
+}
+
+enum class ScaleFmt { None, E8M0, UE4M3 };
+
+ScaleFmt scale_fmt_of(const std::string& name) {
+  if (name.empty()) return ScaleFmt::None;
+  if (name == "e8m0") return ScaleFmt::E8M0;
+  if (name == "ue4m3") return ScaleFmt::UE4M3;
+  bad("unknown scale format '" + name + "'");
+}
+
+// Scales are never negative and never infinite.
+Val decode_scale(ScaleFmt f, uint64_t bits) {
+  Val v;
+  if (f == ScaleFmt::None) {  // unit scale
+    v.sig = 1;
+    return v;
+  }
+  if (bits > 0xFF) bad("scale bit pattern wider than 8 bits");
+  if (f == ScaleFmt::E8M0) {
+    if (bits == 0xFF) {
+      v.kind = Kind::NaN;
+      return v;
+    }
+    v.sig = 1;
+    v.mbits = 0;
+    v.exp = static_cast<int>(bits) - 127;
+    return v;
+  }
+  const uint64_t b = bits & 0x7F;  // UE4M3: the sign bit is ignored
+  if (b == 0x7F) {
+    v.kind = Kind::NaN;
+    return v;
+  }
+  const uint64_t E = b >> 3, M = b & 7;
+  v.mbits = 3;
+  if (E == 0) {
+    v.sig = M;  // 0x00: zero scale
+    v.exp = -6;
+  } else {
+    v.sig = 8 | M;
+    v.exp = static_cast<int>(E) - 7;
+  }
+  return v;
+}
+
+// ---------------------------------------------------------------------------
+// Checked, decoded operands.
+
+struct Prepared {
+  Layout la, lb, lc;
+  ScaleFmt sf = ScaleFmt::None;
+  int block = 0;
+  std::vector<Val> a, b, sa, sb;
+  bool c_is_f16 = false;
+  std::size_t K = 0;
+};
+
+Prepared prepare(const Operands& o) {
+  Prepared p;
+  p.la = layout_of(o.a_fmt);
+  p.lb = layout_of(o.b_fmt);
+  if (o.c_fmt == "f32") {
+    p.lc = layout_of("f32");
+  } else if (o.c_fmt == "f16") {
+    p.lc = layout_of("f16");
+    p.c_is_f16 = true;
+  } else {
+    bad("c_fmt must be \"f32\" or \"f16\", got '" + o.c_fmt + "'");
+  }
+  if (o.a.size() != o.b.size()) bad("a and b differ in length");
+  p.K = o.a.size();
+  p.sf = scale_fmt_of(o.scale_fmt);
+  p.a.reserve(p.K);
+  p.b.reserve(p.K);
+  for (std::size_t k = 0; k < p.K; ++k) {
+    p.a.push_back(decode(p.la, o.a[k], "a"));
+    p.b.push_back(decode(p.lb, o.b[k], "b"));
+  }
+  if (p.sf == ScaleFmt::None) {
+    if (!o.sa.empty() || !o.sb.empty()) bad("scales given without scale_fmt");
+  } else {
+    if (o.scale_block <= 0) bad("scale_block must be > 0 with scales");
+    p.block = o.scale_block;
+    const auto blk = static_cast<std::size_t>(o.scale_block);
+    if (p.K % blk != 0) bad("K is not a multiple of scale_block");
+    if (o.sa.size() != p.K / blk || o.sb.size() != p.K / blk)
+      bad("sa/sb must hold K/scale_block scales each");
+    for (std::size_t i = 0; i < o.sa.size(); ++i) {
+      p.sa.push_back(decode_scale(p.sf, o.sa[i]));
+      p.sb.push_back(decode_scale(p.sf, o.sb[i]));
+    }
+  }
+  return p;
+}
+
+const Val kUnitScale = decode_scale(ScaleFmt::None, 0);
+
+const Val& scale_a(const Prepared& p, std::size_t k) {
+  return p.sf == ScaleFmt::None ? kUnitScale
+                                : p.sa[k / static_cast<std::size_t>(p.block)];
+}
+const Val& scale_b(const Prepared& p, std::size_t k) {
+  return p.sf == ScaleFmt::None ? kUnitScale
+                                : p.sb[k / static_cast<std::size_t>(p.block)];
+}
+
+// ---------------------------------------------------------------------------
+// Special values (step 1). Every product is a*b*SA*SB with its own scales.
+
+struct SpecialScan {
+  bool nan = false;
+  bool pos_inf = false;
+  bool neg_inf = false;
+
+  void value(const Val& v) {
+    if (v.kind == Kind::NaN) nan = true;
+    if (v.kind == Kind::Inf) (v.neg ? neg_inf : pos_inf) = true;
+  }
+  void product(const Val& a, const Val& b, const Val& sa, const Val& sb) {
+    const Val* f[4] = {&a, &b, &sa, &sb};
+    bool inf = false, zero = false, neg = false;
+    for (const Val* x : f) {
+      if (x->kind == Kind::NaN) nan = true;
+      if (x->kind == Kind::Inf) inf = true;
+      if (x->is_zero()) zero = true;
+      neg ^= x->neg;
+    }
+    if (inf && zero) nan = true;  // Inf x 0 (also Inf x zero scale)
+    if (inf) (neg ? neg_inf : pos_inf) = true;
+  }
+  bool any() const { return nan || pos_inf || neg_inf; }
+  bool is_nan() const { return nan || (pos_inf && neg_inf); }
+};
+
+uint64_t nan_bits(bool f16) { return f16 ? 0x7FFF : 0x7FFFFFFF; }
+uint64_t inf_bits(bool f16, bool neg) {
+  if (f16) return neg ? 0xFC00 : 0x7C00;
+  return neg ? 0xFF800000u : 0x7F800000u;
+}
+uint64_t zero_bits(bool f16, bool neg) {
+  if (!neg) return 0;
+  return f16 ? 0x8000 : 0x80000000u;
+}
+
+// ---------------------------------------------------------------------------
+// Step 5: round (-1)^neg * mag * 2^lsb (mag > 0) once with rho.
+
+uint64_t round_out(bool neg, const cpp_int& mag, int lsb, Rho rho) {
+  const int top = static_cast<int>(boost::multiprecision::msb(mag));
+  const int E = lsb + top;  // exponent of the leading 1
+  if (rho == Rho::RneF16) {
+    const int Eeff = std::max(E, -14);
+    const int sh = (Eeff - 10) - lsb;  // quantum 2^(Eeff-10)
+    cpp_int r;
+    if (sh <= 0) {
+      r = mag << -sh;
+    } else {
+      r = mag >> sh;
+      const cpp_int rem = mag - (r << sh);
+      const cpp_int half = cpp_int(1) << (sh - 1);
+      if (rem > half || (rem == half && (r & 1) != 0)) ++r;
+    }
+    auto ri = r.convert_to<uint64_t>();
+    int e = Eeff;
+    if (ri == 2048) {  // carry into the next binade
+      ri = 1024;
+      ++e;
+    }
+    uint64_t bits;
+    if (ri < 1024) {
+      bits = ri;  // subnormal (e == -14) or zero after underflow
+    } else if (e + 15 >= 31) {
+      bits = 0x7C00;  // rounded magnitude >= 2^16
+    } else {
+      bits = (static_cast<uint64_t>(e + 15) << 10) | (ri - 1024);
+    }
+    return bits | (neg ? 0x8000u : 0u);
+  }
+  const int mb = (rho == Rho::RzF32) ? 23 : 13;
+  if (E >= 128) return inf_bits(false, neg);  // overflow -> Inf even under RZ
+  const int Eeff = std::max(E, -126);
+  const int sh = (Eeff - mb) - lsb;  // quantum 2^(Eeff-mb)
+  const cpp_int r = (sh <= 0) ? cpp_int(mag << -sh) : cpp_int(mag >> sh);
+  const auto ri = r.convert_to<uint64_t>();
+  const uint64_t one = uint64_t{1} << mb;
+  uint64_t bits;
+  if (ri < one) {
+    bits = ri << (23 - mb);  // subnormal (Eeff == -126) or zero
+  } else {
+    bits = (static_cast<uint64_t>(Eeff + 127) << 23) | ((ri - one) << (23 - mb));
+  }
+  return bits | (neg ? 0x80000000u : 0u);
+}
+
+// ---------------------------------------------------------------------------
+// One FDPA.
+
+struct Term {
+  bool neg = false;
+  cpp_int mag;  // >= 0
+  int frac = 0;
+  int exp = 0;
+  bool zero = false;  // "zero term": aligns at e_zero
+};
+
+uint64_t one_fdpa(const Params& prm, const Prepared& p, std::size_t k0,
+                  uint64_t c_bits) {
+  const auto L = static_cast<std::size_t>(prm.L);
+  const Val c = decode(p.lc, c_bits, "c");
+  const bool gst = prm.G > 0;
+  const auto G = static_cast<std::size_t>(gst ? prm.G : 1);
+
+  // The scales used by product k: its own (T/ST) or its group's first k (GST).
+  auto scale_index = [&](std::size_t k) {
+    return gst ? k0 + ((k - k0) / G) * G : k;
+  };
+
+  // Step 1: specials.
+  SpecialScan sp;
+  for (std::size_t k = k0; k < k0 + L; ++k) {
+    const std::size_t ks = scale_index(k);
+    sp.product(p.a[k], p.b[k], scale_a(p, ks), scale_b(p, ks));
+  }
+  sp.value(c);
+  if (sp.any()) {
+    if (sp.is_nan()) return nan_bits(p.c_is_f16);
+    return inf_bits(p.c_is_f16, sp.neg_inf);
+  }
+
+  // Step 2: terms.
+  std::vector<Term> terms;
+  terms.reserve(L / G + 1);
+  if (!gst) {
+    for (std::size_t k = k0; k < k0 + L; ++k) {
+      const Val &a = p.a[k], &b = p.b[k];
+      const Val &sa = scale_a(p, k), &sb = scale_b(p, k);
+      Term t;
+      t.neg = a.neg != b.neg;
+      t.mag = cpp_int(a.sig) * b.sig * sa.sig * sb.sig;
+      t.frac = a.mbits + b.mbits + sa.mbits + sb.mbits;
+      t.exp = a.exp + b.exp + sa.exp + sb.exp;
+      t.zero = (t.mag == 0);
+      terms.push_back(std::move(t));
+    }
+  } else {
+    // P in units of 2^(emin_a + emin_b - mbits_a - mbits_b).
+    const int ebase = p.la.emin() + p.lb.emin();
+    const int unit_frac = p.la.mbits + p.lb.mbits - ebase;
+    for (std::size_t g0 = k0; g0 < k0 + L; g0 += G) {
+      cpp_int P = 0;
+      bool all_zero = true, all_zero_neg = true;
+      for (std::size_t k = g0; k < g0 + G; ++k) {
+        const Val &a = p.a[k], &b = p.b[k];
+        const bool neg = a.neg != b.neg;
+        if (a.sig == 0 || b.sig == 0) {
+          all_zero_neg = all_zero_neg && neg;
+          continue;
+        }
+        all_zero = false;
+        const cpp_int m = cpp_int(cpp_int(a.sig) * b.sig)
+                          << (a.exp + b.exp - ebase);
+        if (neg)
+          P -= m;
+        else
+          P += m;
+      }
+      const Val &sa = scale_a(p, g0), &sb = scale_b(p, g0);
+      const uint64_t ssig = sa.sig * sb.sig;
+      Term t;
+      t.mag = abs(P) * ssig;
+      t.frac = unit_frac + sa.mbits + sb.mbits;
+      t.exp = sa.exp + sb.exp;
+      t.zero = all_zero || ssig == 0;
+      // Sign: that of P; an all-zero group follows the IEEE sum of zeros.
+      t.neg = P < 0 || (P == 0 && all_zero && all_zero_neg);
+      terms.push_back(std::move(t));
+    }
+  }
+  {
+    Term t;
+    t.neg = c.neg;
+    t.mag = c.sig;
+    t.frac = c.mbits;
+    t.exp = c.exp;
+    t.zero = (c.sig == 0);
+    terms.push_back(std::move(t));
+  }
+
+  // Step 3: alignment exponent.
+  int e_max = 0;
+  bool first = true;
+  for (Term& t : terms) {
+    if (t.zero) t.exp = prm.e_zero;
+    if (first || t.exp > e_max) e_max = t.exp;
+    first = false;
+  }
+
+  // Step 4: truncate each magnitude to a multiple of 2^(e_max - F), sum.
+  cpp_int S = 0;
+  for (const Term& t : terms) {
+    if (t.mag == 0) continue;
+    const int sh = (t.exp - e_max) + prm.F - t.frac;
+    cpp_int a;
+    if (sh >= 0) {
+      a = t.mag << sh;
+    } else {
+      const auto width = static_cast<int>(boost::multiprecision::msb(t.mag)) + 1;
+      if (-sh >= width) continue;  // truncated away entirely
+      a = t.mag >> -sh;
+    }
+    if (t.neg)
+      S -= a;
+    else
+      S += a;
+  }
+
+  // Step 6: exact zero.
+  if (S == 0) {
+    bool all_neg_zero = true;
+    for (const Term& t : terms) all_neg_zero = all_neg_zero && t.zero && t.neg;
+    return zero_bits(p.c_is_f16, all_neg_zero);
+  }
+  // Step 5: one rounding.
+  return round_out(S < 0, abs(S), e_max - prm.F, prm.rho);
+}
+
+// "num/den" of m * 2^e, reduced.
+std::string dyadic_string(cpp_int m, int e) {
+  if (m == 0) return "0/1";
+  if (e >= 0) return (m << e).str() + "/1";
+  const auto tz = static_cast<int>(boost::multiprecision::lsb(abs(m)));
+  const int s = std::min(tz, -e);
+  m >>= s;  // exact: the low s bits are zero (arithmetic shift of a multiple)
+  e += s;
+  if (e == 0) return m.str() + "/1";
+  return m.str() + "/" + (cpp_int(1) << -e).str();
+}
+
+}  // namespace
+
+uint64_t fdpa_chain(const Params& prm, const Operands& o) {
+  const Prepared p = prepare(o);
+  if (prm.L <= 0) bad("L must be > 0");
+  if (prm.G < 0) bad("G must be >= 0");
+  if (prm.G > 0 && prm.L % prm.G != 0) bad("L is not a multiple of G");
+  if (prm.F < 0) bad("F must be >= 0");
+  const auto L = static_cast<std::size_t>(prm.L);
+  if (p.K == 0 || p.K % L != 0) bad("K must be a positive multiple of L");
+  if ((prm.rho == Rho::RneF16) != p.c_is_f16)
+    bad("rho does not match c_fmt (RneF16 <-> f16, RzF32/RzE8M13 <-> f32)");
+
+  uint64_t d = o.c;
+  for (std::size_t k0 = 0; k0 < p.K; k0 += L) d = one_fdpa(prm, p, k0, d);
+  return d;
+}
+
+std::string exact_dot(const Operands& o) {
+  const Prepared p = prepare(o);
+  const Val c = decode(p.lc, o.c, "c");
+
+  SpecialScan sp;
+  for (std::size_t k = 0; k < p.K; ++k)
+    sp.product(p.a[k], p.b[k], scale_a(p, k), scale_b(p, k));
+  sp.value(c);
+  if (sp.any()) {
+    if (sp.is_nan()) return "nan";
+    return sp.neg_inf ? "-inf" : "+inf";
+  }
+
+  // Every term as (signed integer) * 2^e2; sum at the smallest e2.
+  struct Q {
+    cpp_int m;
+    int e2;
+  };
+  std::vector<Q> qs;
+  qs.reserve(p.K + 1);
+  for (std::size_t k = 0; k < p.K; ++k) {
+    const Val &a = p.a[k], &b = p.b[k];
+    const Val &sa = scale_a(p, k), &sb = scale_b(p, k);
+    cpp_int m = cpp_int(a.sig) * b.sig * sa.sig * sb.sig;
+    if (m == 0) continue;
+    if (a.neg != b.neg) m = -m;
+    qs.push_back({std::move(m), a.exp + b.exp + sa.exp + sb.exp -
+                                    (a.mbits + b.mbits + sa.mbits + sb.mbits)});
+  }
+  if (c.sig != 0)
+    qs.push_back({c.neg ? -cpp_int(c.sig) : cpp_int(c.sig), c.exp - c.mbits});
+  if (qs.empty()) return "0/1";
+  int emin = qs.front().e2;
+  for (const Q& q : qs) emin = std::min(emin, q.e2);
+  cpp_int N = 0;
+  for (const Q& q : qs) N += q.m << (q.e2 - emin);
+  return dyadic_string(std::move(N), emin);
+}
+
+}  // namespace mxc::fdpa_oracle

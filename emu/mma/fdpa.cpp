@@ -1,0 +1,230 @@
+#include "emu/mma/fdpa.h"
+
+#include <algorithm>
+#include <cassert>
+#include <stdexcept>
+
+#include "emu/round_pack.h"
+#include "emu/unpack.h"
+
+namespace mxc {
+namespace {
+
+__extension__ typedef __int128 i128;
+
+// An operand as the datapath sees it: subnormals are not renormalised, their
+// exponent is the format's emin (MMA-Sim frexp_and_normalize).
+struct Operand {
+  Class cls;
+  bool neg;
+  uint64_t sig;  // integer significand, `frac` fraction bits
+  int frac;
+  int exp;
+};
+
+Operand read(Fmt f, uint64_t bits) {
+  if (f == Fmt::kTF32) bits >>= 13;  // given as f32 bits, truncated to TF32
+  if (f == Fmt::kUE4M3) bits &= 0x7F;  // the scale's sign bit is ignored
+  const FormatDesc& d = desc(f);
+  const Unpacked u = unpack(f, bits);
+  Operand o{u.cls, u.sign, 0, d.man_bits, d.emin()};
+  if (u.cls == Class::kNormal || u.cls == Class::kSubnormal) {
+    // unpack gives |v| = sig * 2^exp; restate with `frac` fraction bits.
+    o.sig = u.sig;
+    o.exp = u.exp + d.man_bits;
+  }
+  return o;
+}
+
+struct Term {
+  bool neg;
+  bool zero;
+  uint64_t mag;
+  int frac;
+  int exp;
+};
+
+enum class Special { kNone, kNaN, kPosInf, kNegInf };
+
+// Special values first (MMA-Sim dpa_special_values, paper 4.2): NaN
+// anywhere -> NaN; Inf * 0 -> NaN; Infs of both signs -> NaN; else the Inf.
+struct SpecialScan {
+  bool nan = false, pos = false, neg = false;
+  void product(const Operand& x, const Operand& y, const Operand* sx,
+               const Operand* sy) {
+    const Operand* ops[4] = {&x, &y, sx, sy};
+    bool inf = false, zero = false;
+    for (const Operand* o : ops) {
+      if (o == nullptr) continue;
+      if (o->cls == Class::kNaN) nan = true;
+      if (o->cls == Class::kInf) inf = true;
+      if (o->cls == Class::kZero || (o->cls != Class::kInf && o->sig == 0))
+        zero = true;
+    }
+    if (inf && zero) nan = true;
+    if (inf && !zero) (x.neg != y.neg ? neg : pos) = true;
+  }
+  void addend(const Operand& c) {
+    if (c.cls == Class::kNaN) nan = true;
+    if (c.cls == Class::kInf) (c.neg ? neg : pos) = true;
+  }
+  Special result() const {
+    if (nan || (pos && neg)) return Special::kNaN;
+    if (pos) return Special::kPosInf;
+    if (neg) return Special::kNegInf;
+    return Special::kNone;
+  }
+};
+
+// The format a chunk's sum is rounded into (and the C/D format it implies).
+Fmt acc_format(AccRound rho) {
+  return rho == AccRound::kRneF16 ? Fmt::kF16 : Fmt::kF32;
+}
+
+uint64_t round_sum(AccRound rho, bool neg, int exp, uint64_t mag) {
+  RoundSpec r;
+  r.overflow = Overflow::kInf;  // Inf even under RZ (MMA-Sim, KM GEMM.m)
+  switch (rho) {
+    case AccRound::kRzF32:
+      r.mode = Round::kRZ;
+      return round_pack(Fmt::kF32, neg, exp, mag, false, r);
+    case AccRound::kRzE8M13:
+      r.mode = Round::kRZ;
+      // Stored as binary32 whose low 10 fraction bits are zero.
+      return round_pack(Fmt::kE8M13, neg, exp, mag, false, r) << 10;
+    case AccRound::kRneF16:
+      r.mode = Round::kRNE;
+      return round_pack(Fmt::kF16, neg, exp, mag, false, r);
+  }
+  return 0;
+}
+
+uint64_t special_bits(Fmt out, Special s) {
+  if (s == Special::kNaN) return canonical_nan(out);
+  return inf_bits(out, s == Special::kNegInf);
+}
+
+// One FDPA over k in [k0, k0 + L) with addend c (encoded in o.c_fmt).
+uint64_t fdpa_one(const FdpaParams& p, const FdpaOperands& o, size_t k0,
+                  uint64_t c_bits) {
+  const Operand c = read(o.c_fmt, c_bits);
+  SpecialScan sp;
+  sp.addend(c);
+
+  Term terms[129];
+  int nt = 0;
+  auto scale_of = [&](std::span<const uint64_t> s, size_t k) {
+    return read(o.scale_fmt, s[k / static_cast<size_t>(o.scale_block)]);
+  };
+
+  if (p.G == 0) {
+    for (size_t k = k0; k < k0 + static_cast<size_t>(p.L); ++k) {
+      const Operand x = read(o.a_fmt, o.a[k]);
+      const Operand y = read(o.b_fmt, o.b[k]);
+      Term t{x.neg != y.neg, false, x.sig * y.sig, x.frac + y.frac,
+             x.exp + y.exp};
+      if (o.has_scales) {
+        const Operand sx = scale_of(o.sa, k), sy = scale_of(o.sb, k);
+        sp.product(x, y, &sx, &sy);
+        t.mag *= sx.sig * sy.sig;
+        t.frac += sx.frac + sy.frac;
+        t.exp += sx.exp + sy.exp;
+      } else {
+        sp.product(x, y, nullptr, nullptr);
+      }
+      t.zero = t.mag == 0;
+      terms[nt++] = t;
+    }
+  } else {
+    // GST-FDPA: groups of G products summed exactly, then scaled; the group
+    // aligns on its scale exponents only (MMA-Sim gst_fdpa, FPy Alg. 9).
+    const int fa = desc(o.a_fmt).man_bits, fb = desc(o.b_fmt).man_bits;
+    const int base = desc(o.a_fmt).emin() + desc(o.b_fmt).emin() - fa - fb;
+    for (size_t g0 = k0; g0 < k0 + static_cast<size_t>(p.L); g0 += p.G) {
+      i128 sum = 0;
+      bool all_zero = true;
+      const Operand sx = scale_of(o.sa, g0), sy = scale_of(o.sb, g0);
+      for (size_t k = g0; k < g0 + static_cast<size_t>(p.G); ++k) {
+        const Operand x = read(o.a_fmt, o.a[k]);
+        const Operand y = read(o.b_fmt, o.b[k]);
+        sp.product(x, y, &sx, &sy);
+        const uint64_t m = x.sig * y.sig;
+        if (m == 0) continue;
+        all_zero = false;
+        // In units of 2^base: shift by the product's exponent above base.
+        const i128 v = static_cast<i128>(m)
+                       << (x.exp + y.exp - x.frac - y.frac - base);
+        sum += (x.neg != y.neg) ? -v : v;
+      }
+      const uint64_t scale_sig = sx.sig * sy.sig;
+      const bool neg = sum < 0;
+      const auto mag = static_cast<uint64_t>(neg ? -sum : sum);
+      Term t{neg, all_zero || scale_sig == 0, mag * scale_sig,
+             -base + sx.frac + sy.frac, sx.exp + sy.exp};
+      terms[nt++] = t;
+    }
+  }
+  const Special s = sp.result();
+  if (s != Special::kNone) return special_bits(o.c_fmt, s);
+
+  terms[nt++] = Term{c.neg, c.sig == 0, c.sig, c.frac, c.exp};
+
+  int e_max = INT32_MIN;
+  bool all_neg_zero = true;
+  for (int i = 0; i < nt; ++i) {
+    if (terms[i].zero) {
+      terms[i].exp = p.e_zero;
+      all_neg_zero = all_neg_zero && terms[i].neg;
+    } else {
+      all_neg_zero = false;
+    }
+    e_max = std::max(e_max, terms[i].exp);
+  }
+  // Truncate each term (magnitude) to units of 2^(e_max - F); sum exactly.
+  i128 S = 0;
+  for (int i = 0; i < nt; ++i) {
+    const Term& t = terms[i];
+    if (t.mag == 0) continue;
+    const int sh = (t.exp - e_max) + p.F - t.frac;
+    i128 a;
+    if (sh >= 0) {
+      a = static_cast<i128>(t.mag) << sh;
+    } else {
+      a = -sh >= 64 ? 0 : static_cast<i128>(t.mag >> -sh);
+    }
+    S += t.neg ? -a : a;
+  }
+  if (S == 0) {
+    // IEEE sum of zeros: -0 only if every term is a negative zero
+    // (unverified on hardware: research note U7).
+    return zero_bits(o.c_fmt, all_neg_zero);
+  }
+  const bool neg = S < 0;
+  const i128 mag = neg ? -S : S;
+  assert((mag >> 64) == 0);
+  return round_sum(p.rho, neg, e_max - p.F, static_cast<uint64_t>(mag));
+}
+
+}  // namespace
+
+uint64_t fdpa_chain(const FdpaParams& p, const FdpaOperands& o) {
+  if (o.a.size() != o.b.size() || o.a.size() % p.L != 0 || p.L > 128 ||
+      (p.G > 0 && p.L % p.G != 0)) {
+    throw std::invalid_argument("fdpa: K must be a multiple of L (<= 128)");
+  }
+  if (o.c_fmt != acc_format(p.rho)) {
+    throw std::invalid_argument("fdpa: C/D format does not match rounding");
+  }
+  if (o.has_scales &&
+      (o.scale_block <= 0 || o.sa.size() * o.scale_block < o.a.size() ||
+       o.sb.size() * o.scale_block < o.b.size())) {
+    throw std::invalid_argument("fdpa: too few scales for K");
+  }
+  uint64_t c = o.c;
+  for (size_t k0 = 0; k0 < o.a.size(); k0 += static_cast<size_t>(p.L)) {
+    c = fdpa_one(p, o, k0, c);
+  }
+  return c;
+}
+
+}  // namespace mxc

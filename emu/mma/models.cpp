@@ -1,0 +1,229 @@
+#include "emu/mma/models.h"
+
+#include <array>
+#include <cassert>
+
+#include "emu/convert.h"
+
+namespace mxc {
+namespace {
+
+constexpr Fmt kFp8[] = {Fmt::kE4M3, Fmt::kE5M2};
+constexpr Fmt kF8F6F4[] = {Fmt::kE4M3, Fmt::kE5M2, Fmt::kE3M2, Fmt::kE2M3,
+                           Fmt::kE2M1};
+constexpr Fmt kFp4[] = {Fmt::kE2M1};
+constexpr Fmt kHalf[] = {Fmt::kF16, Fmt::kBF16};
+constexpr Fmt kTf32[] = {Fmt::kTF32};
+
+constexpr std::string_view kUnverified = "unverified on hardware";
+
+// Sources (docs/models.md gives the section of each):
+//   MMA-Sim   microsoft/MMA-Sim nv_ptx sim.py F/rho/L tables and paper v2
+//             Tables 4, 5 (via bksaiki/fpy examples/mmasim)
+//   KM        north-numerical-computing/MATLAB-tensor-core models/*TC.m
+//   cutlass   NVIDIA/cutlass#1986 (Hopper mma.sync FP8 emulated on FP16)
+constexpr std::array kModels = {
+    MmaModel{"sm89_mma_fp8_f32", "sm89",
+             "mma.sync.aligned.m16n8k32.row.col.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32",
+             32, kFp8, Fmt::kF32, ScaleKind::kNone,
+             {16, 0, 13, AccRound::kRzE8M13, -132}, Fmt::kF64,
+             "MMA-Sim (L=16, F=13, RZ-E8M13, e_zero -132); KM AdaTC.m fma=16 "
+             "neab=-10 (agree)",
+             kUnverified},
+    MmaModel{"sm89_mma_fp8_f16", "sm89",
+             "mma.sync.aligned.m16n8k32.row.col.f16.{e4m3,e5m2}.{e4m3,e5m2}.f16",
+             32, kFp8, Fmt::kF16, ScaleKind::kNone,
+             {16, 0, 13, AccRound::kRneF16, -21}, Fmt::kF64,
+             "MMA-Sim (L=16, F=13, RNE-FP16, e_zero -21)", kUnverified},
+    MmaModel{"sm90_wgmma_fp8_f32", "sm90",
+             "wgmma.mma_async.sync.aligned.m64nNk32.f32.{e4m3,e5m2}.{e4m3,e5m2}",
+             32, kFp8, Fmt::kF32, ScaleKind::kNone,
+             {32, 0, 13, AccRound::kRzE8M13, -133}, Fmt::kF64,
+             "MMA-Sim WGMMA (L=32, F=13, RZ-E8M13, e_zero -133); KM H100TC.m "
+             "fma=32 neab=-10 (agree); DeepSeek-V3 3.3.2 'around 14 bits'",
+             kUnverified},
+    MmaModel{"sm90_wgmma_fp8_f16", "sm90",
+             "wgmma.mma_async.sync.aligned.m64nNk32.f16.{e4m3,e5m2}.{e4m3,e5m2}",
+             32, kFp8, Fmt::kF16, ScaleKind::kNone,
+             {32, 0, 13, AccRound::kRneF16, -133}, Fmt::kF64,
+             "MMA-Sim WGMMA (L=32, F=13, RNE-FP16, e_zero -133)", kUnverified},
+    MmaModel{"sm90_wgmma_f16_f32", "sm90",
+             "wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}.{f16,bf16}",
+             16, kHalf, Fmt::kF32, ScaleKind::kNone,
+             {16, 0, 25, AccRound::kRzF32, -133}, Fmt::kF64,
+             "MMA-Sim (L=16, F=25, RZ-FP32, e_zero -133); KM H100TC.m fma=16 "
+             "neab=2 (agree)",
+             kUnverified},
+    MmaModel{"sm90_wgmma_tf32_f32", "sm90",
+             "wgmma.mma_async.sync.aligned.m64nNk8.f32.tf32.tf32", 8, kTf32,
+             Fmt::kF32, ScaleKind::kNone, {8, 0, 25, AccRound::kRzF32, -133},
+             Fmt::kF64,
+             "MMA-Sim (L=8, F=25, RZ-FP32, e_zero -133; FP32 operands "
+             "truncated to TF32); KM H100TC.m fma=8 neab=2 (agree)",
+             kUnverified},
+    MmaModel{"sm90_mma_fp8_f32", "sm90",
+             "mma.sync.aligned.m16n8k32.row.col.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32",
+             32, kFp8, Fmt::kF32, ScaleKind::kNone,
+             {16, 0, 25, AccRound::kRzF32, -133}, Fmt::kF16,
+             "EMULATED: not native on sm90 (NVIDIA/cutlass#1986, hwu36): FP8 "
+             "converted exactly to FP16, then two chained Hopper FP16 FDPAs "
+             "(L=16, F=25, RZ-FP32, e_zero -133, MMA-Sim). The SASS sequence "
+             "is not documented",
+             "unverified on hardware; emulation sequence assumed"},
+    MmaModel{"sm100_tcgen05_f16_f32", "sm100",
+             "tcgen05.mma.cta_group::1.kind::f16 (f16/bf16 -> f32)", 16,
+             kHalf, Fmt::kF32, ScaleKind::kNone,
+             {16, 0, 25, AccRound::kRzF32, -133}, Fmt::kF64,
+             "MMA-Sim TCGen05MMA (L=16, F=25, RZ-FP32, e_zero -133); KM "
+             "B200TC.m fma=16 neab=2 (agree)",
+             kUnverified},
+    MmaModel{"sm100_tcgen05_tf32_f32", "sm100",
+             "tcgen05.mma.cta_group::1.kind::tf32", 8, kTf32, Fmt::kF32,
+             ScaleKind::kNone, {8, 0, 25, AccRound::kRzF32, -133}, Fmt::kF64,
+             "MMA-Sim (L=8, F=25, RZ-FP32, e_zero -133); KM B200TC.m fma=8",
+             kUnverified},
+    MmaModel{"sm100_tcgen05_f8f6f4_f32", "sm100",
+             "tcgen05.mma.cta_group::1.kind::f8f6f4 (-> f32)", 32, kF8F6F4,
+             Fmt::kF32, ScaleKind::kNone,
+             {32, 0, 25, AccRound::kRzF32, -133}, Fmt::kF64,
+             "MMA-Sim TCGen05MMA (F=25, L=32 bytes/itemsize, RZ-FP32, e_zero "
+             "-133); KM B200TC.m FP8 fma=32 neab=2 (agree). FP6/FP4 and mixed "
+             "pairs inferred from the paper's 'FP8/6/4' grouping",
+             kUnverified},
+    MmaModel{"sm100_tcgen05_f8f6f4_f16", "sm100",
+             "tcgen05.mma.cta_group::1.kind::f8f6f4 (-> f16)", 32, kF8F6F4,
+             Fmt::kF16, ScaleKind::kNone,
+             {32, 0, 25, AccRound::kRneF16, -133}, Fmt::kF64,
+             "MMA-Sim (F=25, L=32, RNE-FP16, e_zero -133)", kUnverified},
+    MmaModel{"sm100_tcgen05_mxf8f6f4", "sm100",
+             "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale."
+             "scale_vec::1X (ue8m0)",
+             32, kF8F6F4, Fmt::kF32, ScaleKind::kUe8m0Block32,
+             {32, 0, 25, AccRound::kRzF32, -133}, Fmt::kF64,
+             "MMA-Sim st_fdpa (scale exponents added to each product; L=32, "
+             "F=25, RZ-FP32, e_zero -133); FPy Algorithm 8",
+             kUnverified},
+    MmaModel{"sm100_tcgen05_mxf4", "sm100",
+             "tcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::2X "
+             "(ue8m0, block 32)",
+             64, kFp4, Fmt::kF32, ScaleKind::kUe8m0Block32x2,
+             {64, 16, 35, AccRound::kRzF32, -139}, Fmt::kF64,
+             "MMA-Sim gst_fdpa (G=16, F=35, L=64, RZ-FP32, e_zero -139); FPy "
+             "Algorithm 9, Table 5",
+             kUnverified},
+    MmaModel{"sm100_tcgen05_mxf4nvf4_2x", "sm100",
+             "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale."
+             "scale_vec::2X (ue8m0, block 32)",
+             64, kFp4, Fmt::kF32, ScaleKind::kUe8m0Block32x2,
+             {64, 16, 35, AccRound::kRzF32, -139}, Fmt::kF64,
+             "MMA-Sim gst_fdpa (G=16, F=35, L=64, e_zero -139)", kUnverified},
+    MmaModel{"sm100_tcgen05_mxf4nvf4_4x_ue8m0", "sm100",
+             "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale."
+             "scale_vec::4X (ue8m0, block 16)",
+             64, kFp4, Fmt::kF32, ScaleKind::kUe8m0Block16,
+             {64, 16, 35, AccRound::kRzF32, -139}, Fmt::kF64,
+             "MMA-Sim gst_fdpa; SM100 support of this variant is disputed "
+             "(research note U6)",
+             kUnverified},
+    MmaModel{"sm100_tcgen05_mxf4nvf4_4x", "sm100",
+             "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale."
+             "scale_vec::4X (ue4m3, block 16: NVFP4)",
+             64, kFp4, Fmt::kF32, ScaleKind::kUe4m3Block16,
+             {64, 16, 35, AccRound::kRzF32, -139}, Fmt::kF64,
+             "MMA-Sim gst_fdpa (UE4M3 scale sign bit ignored); FPy Alg. 9; "
+             "SM100 support disputed (research note U6)",
+             kUnverified},
+    MmaModel{"sm120_mma_f8f6f4_f32", "sm120",
+             "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.*.*.f32", 32,
+             kF8F6F4, Fmt::kF32, ScaleKind::kNone,
+             {32, 0, 25, AccRound::kRzF32, -133}, Fmt::kF64,
+             "MMA-Sim F_table['RTX Blackwell']=25, L_max=32 B, RZ-FP32, e_zero "
+             "-133; KM RTXPRO6000TC.m = B200TC (agree)",
+             kUnverified},
+    MmaModel{"sm120_mma_f8f6f4_f16", "sm120",
+             "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f16.*.*.f16", 32,
+             kF8F6F4, Fmt::kF16, ScaleKind::kNone,
+             {32, 0, 25, AccRound::kRneF16, -22}, Fmt::kF64,
+             "MMA-Sim (mma-class FP16 datapath: RNE-FP16, e_zero -22)",
+             kUnverified},
+    MmaModel{"sm120_mma_mxf8f6f4", "sm120",
+             "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale."
+             "scale_vec::1X.f32.*.*.f32.ue8m0",
+             32, kF8F6F4, Fmt::kF32, ScaleKind::kUe8m0Block32,
+             {32, 0, 25, AccRound::kRzF32, -133}, Fmt::kF64,
+             "MMA-Sim st_fdpa (ST-FDPA, L=32, F=25, RZ-FP32, e_zero -133)",
+             kUnverified},
+    MmaModel{"sm120_mma_mxf4", "sm120",
+             "mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale."
+             "scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0",
+             64, kFp4, Fmt::kF32, ScaleKind::kUe8m0Block32x2,
+             {64, 16, 35, AccRound::kRzF32, -139}, Fmt::kF64,
+             "MMA-Sim gst_fdpa (G=16, F=35, L=64, e_zero -139)", kUnverified},
+    MmaModel{"sm120_mma_mxf4nvf4_4x", "sm120",
+             "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale."
+             "scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3",
+             64, kFp4, Fmt::kF32, ScaleKind::kUe4m3Block16,
+             {64, 16, 35, AccRound::kRzF32, -139}, Fmt::kF64,
+             "MMA-Sim gst_fdpa (UE4M3 scales, G=16, F=35, e_zero -139)",
+             kUnverified},
+};
+
+}  // namespace
+
+std::span<const MmaModel> mma_models() { return kModels; }
+
+const MmaModel* find_mma_model(std::string_view name) {
+  for (const MmaModel& m : kModels) {
+    if (m.name == name) return &m;
+  }
+  return nullptr;
+}
+
+int scale_block(ScaleKind s) {
+  switch (s) {
+    case ScaleKind::kNone:
+      return 0;
+    case ScaleKind::kUe8m0Block32:
+    case ScaleKind::kUe8m0Block32x2:
+      return 32;
+    case ScaleKind::kUe8m0Block16:
+    case ScaleKind::kUe4m3Block16:
+      return 16;
+  }
+  return 0;
+}
+
+Fmt scale_format(ScaleKind s) {
+  return s == ScaleKind::kUe4m3Block16 ? Fmt::kUE4M3 : Fmt::kE8M0;
+}
+
+uint64_t mma_dot(const MmaModel& m, Fmt a_fmt, Fmt b_fmt,
+                 std::span<const uint64_t> a, std::span<const uint64_t> b,
+                 uint64_t c, std::span<const uint64_t> sa,
+                 std::span<const uint64_t> sb) {
+  FdpaOperands o;
+  o.a_fmt = a_fmt;
+  o.b_fmt = b_fmt;
+  o.c_fmt = m.c_fmt;
+  o.a = a;
+  o.b = b;
+  o.c = c;
+  o.has_scales = m.scales != ScaleKind::kNone;
+  o.scale_fmt = scale_format(m.scales);
+  o.scale_block = scale_block(m.scales);
+  o.sa = sa;
+  o.sb = sb;
+  if (m.emulate_as == Fmt::kF64) return fdpa_chain(m.fdpa, o);
+  // Exact conversion of every operand first (FP8 -> FP16 is exact).
+  std::vector<uint64_t> ca(a.size()), cb(b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    ca[i] = convert(a_fmt, m.emulate_as, a[i]);
+    cb[i] = convert(b_fmt, m.emulate_as, b[i]);
+  }
+  o.a_fmt = o.b_fmt = m.emulate_as;
+  o.a = ca;
+  o.b = cb;
+  return fdpa_chain(m.fdpa, o);
+}
+
+}  // namespace mxc

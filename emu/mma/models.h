@@ -1,0 +1,54 @@
+// The instruction table: each NVIDIA tensor-core instruction (and output
+// type) as a named FDPA model with its parameters and their sources. Every
+// entry is "unverified on hardware" until a gpu_check replay confirms it on
+// that architecture (docs/models.md keeps the per-parameter sources).
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "emu/mma/fdpa.h"
+
+namespace mxc {
+
+enum class ScaleKind : uint8_t {
+  kNone,
+  kUe8m0Block32,   // ST-FDPA, one E8M0 per 32 k (scale_vec::1X)
+  kUe8m0Block32x2, // GST, E8M0 per 32 k shared by two 16-groups (2X)
+  kUe8m0Block16,   // GST, E8M0 per 16 k (mxf4nvf4 scale_vec::4X, ue8m0)
+  kUe4m3Block16,   // GST, UE4M3 per 16 k (NVFP4, scale_vec::4X)
+};
+
+struct MmaModel {
+  std::string_view name;    // e.g. "sm100_tcgen05_mxf8f6f4"
+  std::string_view arch;    // sm89 / sm90 / sm100 / sm120
+  std::string_view ptx;     // the instruction
+  int k;                    // K of one instruction
+  std::span<const Fmt> ab_formats;  // element formats A and B may use
+  Fmt c_fmt;                // accumulator / D format
+  ScaleKind scales;
+  FdpaParams fdpa;
+  // Operands are first converted exactly to this format (kF64 = no):
+  // SM90 mma.sync FP8 runs on the FP16 datapath (cutlass#1986).
+  Fmt emulate_as = Fmt::kF64;
+  std::string_view source;  // where L, F, rho, e_zero come from
+  std::string_view status;  // "unverified on hardware" until replayed
+};
+
+std::span<const MmaModel> mma_models();
+const MmaModel* find_mma_model(std::string_view name);
+
+int scale_block(ScaleKind s);
+Fmt scale_format(ScaleKind s);
+
+// D = A.B + C for one output element over K = a.size() (a multiple of the
+// model's L), as the model's chain of FDPAs in increasing k. Scales hold
+// K / scale_block(model.scales) encodings. Returns D in model.c_fmt.
+uint64_t mma_dot(const MmaModel& m, Fmt a_fmt, Fmt b_fmt,
+                 std::span<const uint64_t> a, std::span<const uint64_t> b,
+                 uint64_t c, std::span<const uint64_t> sa = {},
+                 std::span<const uint64_t> sb = {});
+
+}  // namespace mxc
