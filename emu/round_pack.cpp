@@ -76,11 +76,18 @@ uint64_t round_pack_int(Fmt f, bool sign, int32_t exp, uint64_t sig,
   const int32_t q = -d.bias;  // fixed quantum 2^-6 for MXINT8
   const int64_t max_pos = (int64_t{1} << d.man_bits) - 1;  // 127
   const int64_t max_neg = int64_t{1} << d.man_bits;        // 128 (-2.0)
-  const int64_t shift = int64_t{q} - exp;
+  int64_t shift = int64_t{q} - exp;
   uint64_t n;
   bool huge = false;
   if (shift <= 0) {
-    huge = -shift >= 64 || (sig >> (63 + shift)) != 0;
+    huge = -shift >= 62 || (sig >> (62 + shift)) != 0;
+    if (!huge && sticky) {  // one zero discarded bit for the sticky to sit in
+      sig <<= (1 - shift);
+      exp -= static_cast<int32_t>(1 - shift);
+      shift = 1;
+    }
+  }
+  if (shift <= 0) {
     n = huge ? 0 : sig << -shift;
   } else {
     const int s = static_cast<int>(shift > 120 ? 120 : shift);
@@ -143,7 +150,14 @@ uint64_t round_pack(Fmt f, bool sign, int32_t exp, uint64_t sig, bool sticky,
   const int lead = 63 - std::countl_zero(sig);
   const int64_t e = int64_t{exp} + lead;
   const int64_t q = (e > d.emin() ? e : d.emin()) - d.man_bits;
-  const int64_t shift64 = q - exp;
+  int64_t shift64 = q - exp;
+  if (sticky && shift64 <= 0) {
+    // Give the sticky bit a field to sit below: one discarded (zero) bit.
+    // (n stays below 2^(m+1), so sig << (1 - shift64) fits.)
+    sig <<= (1 - shift64);
+    exp -= static_cast<int32_t>(1 - shift64);
+    shift64 = 1;
+  }
 
   // Truncated magnitude in units of 2^q, and the discarded field.
   uint64_t n;

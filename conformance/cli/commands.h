@@ -9,5 +9,6 @@ namespace mxc::cli {
 void add_convert(CLI::App& app, int& exit_code);
 void add_formats(CLI::App& app, int& exit_code);
 void add_selfcheck(CLI::App& app, int& exit_code);
+void add_mma(CLI::App& app, int& exit_code);  // models + mma
 
 }  // namespace mxc::cli

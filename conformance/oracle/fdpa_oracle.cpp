@@ -435,7 +435,7 @@ uint64_t one_fdpa(const Params& prm, const Prepared& p, std::size_t k0,
 // "num/den" of m * 2^e, reduced.
 std::string dyadic_string(cpp_int m, int e) {
   if (m == 0) return "0/1";
-  if (e >= 0) return (m << e).str() + "/1";
+  if (e >= 0) return cpp_int(m << e).str() + "/1";
   const auto tz = static_cast<int>(boost::multiprecision::lsb(abs(m)));
   const int s = std::min(tz, -e);
   m >>= s;  // exact: the low s bits are zero (arithmetic shift of a multiple)

@@ -81,20 +81,21 @@ Fmt acc_format(AccRound rho) {
   return rho == AccRound::kRneF16 ? Fmt::kF16 : Fmt::kF32;
 }
 
-uint64_t round_sum(AccRound rho, bool neg, int exp, uint64_t mag) {
+uint64_t round_sum(AccRound rho, bool neg, int exp, uint64_t mag,
+                   bool sticky) {
   RoundSpec r;
   r.overflow = Overflow::kInf;  // Inf even under RZ (MMA-Sim, KM GEMM.m)
   switch (rho) {
     case AccRound::kRzF32:
       r.mode = Round::kRZ;
-      return round_pack(Fmt::kF32, neg, exp, mag, false, r);
+      return round_pack(Fmt::kF32, neg, exp, mag, sticky, r);
     case AccRound::kRzE8M13:
       r.mode = Round::kRZ;
       // Stored as binary32 whose low 10 fraction bits are zero.
-      return round_pack(Fmt::kE8M13, neg, exp, mag, false, r) << 10;
+      return round_pack(Fmt::kE8M13, neg, exp, mag, sticky, r) << 10;
     case AccRound::kRneF16:
       r.mode = Round::kRNE;
-      return round_pack(Fmt::kF16, neg, exp, mag, false, r);
+      return round_pack(Fmt::kF16, neg, exp, mag, sticky, r);
   }
   return 0;
 }
@@ -188,6 +189,7 @@ uint64_t fdpa_one(const FdpaParams& p, const FdpaOperands& o, size_t k0,
     const int sh = (t.exp - e_max) + p.F - t.frac;
     i128 a;
     if (sh >= 0) {
+      if (sh > 126 - 64) throw std::invalid_argument("fdpa: F too large");
       a = static_cast<i128>(t.mag) << sh;
     } else {
       a = -sh >= 64 ? 0 : static_cast<i128>(t.mag >> -sh);
@@ -200,9 +202,17 @@ uint64_t fdpa_one(const FdpaParams& p, const FdpaOperands& o, size_t k0,
     return zero_bits(o.c_fmt, all_neg_zero);
   }
   const bool neg = S < 0;
-  const i128 mag = neg ? -S : S;
-  assert((mag >> 64) == 0);
-  return round_sum(p.rho, neg, e_max - p.F, static_cast<uint64_t>(mag));
+  i128 mag = neg ? -S : S;
+  // Every listed model's window fits 64 bits; a larger F (the property
+  // "F large recovers exact-then-round") may not: fold into a sticky bit.
+  int exp = e_max - p.F;
+  bool sticky = false;
+  while ((mag >> 63) != 0) {
+    sticky |= (mag & 1) != 0;
+    mag >>= 1;
+    ++exp;
+  }
+  return round_sum(p.rho, neg, exp, static_cast<uint64_t>(mag), sticky);
 }
 
 }  // namespace

@@ -1,0 +1,171 @@
+// mxc models: the instruction models with their parameters and sources.
+// mxc mma: one output element per input line through a model:
+//   A[0..K-1] B[0..K-1] SA[0..K/blk-1] SB[0..K/blk-1] C      (hex tokens)
+// (A is a row block of op(A), B a column block of op(B); scales only for
+// block-scaled models). Prints D's bits (upper-case hex) per line.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "conformance/cli/commands.h"
+#include "conformance/hex_io.h"
+#include "emu/mma/models.h"
+
+namespace mxc::cli {
+namespace {
+
+std::string_view rho_name(AccRound r) {
+  switch (r) {
+    case AccRound::kRzF32: return "RZ-FP32";
+    case AccRound::kRzE8M13: return "RZ-E8M13";
+    case AccRound::kRneF16: return "RNE-FP16";
+  }
+  return "?";
+}
+
+std::string_view scale_name(ScaleKind s) {
+  switch (s) {
+    case ScaleKind::kNone: return "-";
+    case ScaleKind::kUe8m0Block32: return "ue8m0/32 (1X)";
+    case ScaleKind::kUe8m0Block32x2: return "ue8m0/32 (2X)";
+    case ScaleKind::kUe8m0Block16: return "ue8m0/16 (4X)";
+    case ScaleKind::kUe4m3Block16: return "ue4m3/16 (4X)";
+  }
+  return "?";
+}
+
+int run_models(bool verbose) {
+  fmt::print("{:<34} {:>3} {:>3} {:>3} {:>3} {:<9} {:>6} {:<5} {:<14} {}\n",
+             "model", "K", "L", "G", "F", "rho", "e_zero", "C/D", "scales",
+             "status");
+  for (const MmaModel& m : mma_models()) {
+    fmt::print("{:<34} {:>3} {:>3} {:>3} {:>3} {:<9} {:>6} {:<5} {:<14} {}\n",
+               m.name, m.k, m.fdpa.L, m.fdpa.G, m.fdpa.F, rho_name(m.fdpa.rho),
+               m.fdpa.e_zero, desc(m.c_fmt).name, scale_name(m.scales),
+               m.status);
+    if (verbose) {
+      std::string fmts;
+      for (Fmt f : m.ab_formats) fmts += fmt::format(" {}", desc(f).name);
+      fmt::print("    ptx: {}\n    A/B formats:{}\n    source: {}\n", m.ptx,
+                 fmts, m.source);
+    }
+  }
+  return 0;
+}
+
+struct MmaOptions {
+  std::string model, a_fmt = "e4m3", b_fmt = "e4m3";
+  int k = 0;
+};
+
+int run_mma(const MmaOptions& o) {
+  const MmaModel* m = find_mma_model(o.model);
+  if (m == nullptr) {
+    std::fprintf(stderr, "mxc mma: error: unknown model '%s' (see mxc models)\n",
+                 o.model.c_str());
+    return 2;
+  }
+  const auto fa = parse_format(o.a_fmt), fb = parse_format(o.b_fmt);
+  auto allowed = [&](std::optional<Fmt> f) {
+    if (!f) return false;
+    for (Fmt x : m->ab_formats)
+      if (x == *f) return true;
+    return false;
+  };
+  if (!allowed(fa) || !allowed(fb)) {
+    std::fprintf(stderr,
+                 "mxc mma: error: model %s does not take A=%s B=%s\n",
+                 std::string(m->name).c_str(), o.a_fmt.c_str(),
+                 o.b_fmt.c_str());
+    return 2;
+  }
+  const int K = o.k > 0 ? o.k : m->k;
+  const int blk = scale_block(m->scales);
+  if (K % m->fdpa.L != 0 || (blk > 0 && K % blk != 0)) {
+    std::fprintf(stderr, "mxc mma: error: --k %d is not a multiple of L=%d\n",
+                 K, m->fdpa.L);
+    return 2;
+  }
+  const size_t ns = blk > 0 ? static_cast<size_t>(K / blk) : 0;
+  const size_t want = 2 * static_cast<size_t>(K) + 2 * ns + 1;
+  const Fmt sfmt = scale_format(m->scales);
+  std::string line, out, why;
+  long line_no = 0;
+  while (std::getline(std::cin, line)) {
+    ++line_no;
+    std::istringstream ss(line);
+    std::vector<uint64_t> v;
+    std::string tok;
+    bool bad = false;
+    while (ss >> tok) {
+      const size_t i = v.size();
+      const Fmt f = i < static_cast<size_t>(K) ? *fa
+                    : i < 2 * static_cast<size_t>(K) ? *fb
+                    : i < want - 1 ? sfmt
+                                   : m->c_fmt;
+      const auto x = parse_hex(tok, &why);
+      if (!x || (*x & ~desc(f).storage_mask()) != 0) {
+        if (x) why = fmt::format("wider than {}", desc(f).name);
+        std::fprintf(stderr, "<stdin>:%ld: error: token %zu '%s': %s\n",
+                     line_no, i + 1, tok.c_str(), why.c_str());
+        bad = true;
+        break;
+      }
+      v.push_back(*x);
+    }
+    if (!bad && v.empty()) continue;  // blank line
+    if (!bad && v.size() != want) {
+      std::fprintf(stderr,
+                   "<stdin>:%ld: error: %zu tokens, expected %zu (K=%d A, K "
+                   "B, %zu+%zu scales, 1 C)\n",
+                   line_no, v.size(), want, K, ns, ns);
+      bad = true;
+    }
+    if (bad) {
+      std::fwrite(out.data(), 1, out.size(), stdout);
+      return 2;
+    }
+    const std::span<const uint64_t> all(v);
+    const uint64_t d = mma_dot(*m, *fa, *fb, all.subspan(0, K),
+                               all.subspan(K, K), v.back(),
+                               all.subspan(2 * K, ns),
+                               all.subspan(2 * K + ns, ns));
+    out += format_hex(m->c_fmt, d);
+    out += '\n';
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return 0;
+}
+
+}  // namespace
+
+void add_mma(CLI::App& app, int& exit_code) {
+  auto verbose = std::make_shared<bool>(false);
+  CLI::App* models = app.add_subcommand(
+      "models", "List the tensor-core instruction models, their parameters "
+                "(L products per FDPA, G group size, F fraction bits, output "
+                "rounding, zero exponent) and status");
+  models->add_flag("-v,--verbose", *verbose,
+                   "also print the PTX instruction, formats and sources");
+  models->callback([verbose, &exit_code] { exit_code = run_models(*verbose); });
+
+  auto o = std::make_shared<MmaOptions>();
+  CLI::App* c = app.add_subcommand(
+      "mma",
+      "Compute D = A.B + C for one output element per stdin line through an "
+      "instruction model. Line: K hex A elements, K hex B elements, K/blk A "
+      "scales, K/blk B scales (block-scaled models only), C. Prints D's hex.");
+  c->add_option("--model", o->model, "model name (mxc models)")->required();
+  c->add_option("--a-fmt", o->a_fmt, "A element format")->capture_default_str();
+  c->add_option("--b-fmt", o->b_fmt, "B element format")->capture_default_str();
+  c->add_option("--k", o->k,
+                "K per line (default: the instruction's K; a multiple of L "
+                "chains FDPAs in increasing k)");
+  c->callback([o, &exit_code] { exit_code = run_mma(*o); });
+}
+
+}  // namespace mxc::cli
