@@ -4,7 +4,6 @@
 // the low nibble; CuTe subbyte_reference LSB-first bit stream for 6-bit
 // types), not from running the packer.
 #include <catch2/catch.hpp>
-
 #include <stdexcept>
 #include <vector>
 

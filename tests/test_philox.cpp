@@ -6,7 +6,6 @@
 // TensorFlow's stateful_random_ops_test.py (testPhilox4x32) checks the same
 // three 10-round vectors.
 #include <catch2/catch.hpp>
-
 #include <set>
 
 #include "emu/block/philox.h"
@@ -48,8 +47,7 @@ TEST_CASE("Philox4x32-10 is usable at compile time", "[philox]") {
   SUCCEED();
 }
 
-TEST_CASE("sr_rbits follows the documented (seed, index) mapping",
-          "[philox]") {
+TEST_CASE("sr_rbits follows the documented (seed, index) mapping", "[philox]") {
   // key = {lo32(seed), hi32(seed)}, counter = {lo32(i/4), hi32(i/4), 0, 0},
   // word i % 4. With seed 0 and i < 4 this is the all-zero KAT above.
   CHECK(sr_rbits(0, 0) == 0x6627e8d5u);

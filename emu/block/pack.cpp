@@ -10,9 +10,9 @@ void check_codes(std::span<const uint8_t> codes, unsigned max_code,
                  const char* what) {
   for (size_t i = 0; i < codes.size(); ++i) {
     if (codes[i] > max_code) {
-      throw std::invalid_argument(std::string(what) + ": code " +
-                                  std::to_string(codes[i]) + " at index " +
-                                  std::to_string(i) + " is wider than the format");
+      throw std::invalid_argument(
+          std::string(what) + ": code " + std::to_string(codes[i]) +
+          " at index " + std::to_string(i) + " is wider than the format");
     }
   }
 }

@@ -1,0 +1,285 @@
+#include "emu/block/quantize.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "emu/arith.h"
+#include "emu/block/scale.h"
+#include "emu/convert.h"
+#include "emu/round_pack.h"
+#include "emu/unpack.h"
+
+namespace mxc {
+namespace {
+
+constexpr uint32_t kF32One = 0x3F800000u;
+constexpr uint32_t kF32Max = 0x7F7FFFFFu;
+constexpr uint32_t kF32Nan = 0x7FFFFFFFu;
+
+bool is_nan(uint32_t x) { return (x & 0x7FFFFFFFu) > 0x7F800000u; }
+bool is_inf(uint32_t x) { return (x & 0x7FFFFFFFu) == 0x7F800000u; }
+
+// Unsigned compare of magnitudes = compare of non-negative f32 values.
+uint32_t mag(uint32_t x) { return x & 0x7FFFFFFFu; }
+
+// fminf(x, FLT_MAX) for x >= 0 (NaN -> FLT_MAX, as fminf ignores NaN).
+uint32_t min_flt_max(uint32_t x) {
+  if (is_nan(x)) return kF32Max;
+  return mag(x) > kF32Max ? kF32Max : x;
+}
+
+RoundSpec elem_spec(const MxProfile& p) {
+  RoundSpec r;
+  r.mode = p.elem_round;
+  r.overflow = p.elem_overflow;
+  return r;
+}
+
+}  // namespace
+
+uint32_t block_amax(const MxProfile& p, std::span<const uint32_t> x) {
+  uint32_t m = 0;
+  for (uint32_t v : x) {
+    if (is_nan(v)) {
+      if (p.amax_ignores_nan) continue;
+      return kF32Nan;
+    }
+    m = std::max(m, mag(v));
+  }
+  return m;
+}
+
+uint8_t mx_scale_byte(const MxProfile& p, Fmt elem, uint32_t amax) {
+  if (is_nan(amax)) return p.nan_byte;
+  if (is_inf(amax)) return p.inf_byte;
+  int X = 0;
+  switch (p.scale) {
+    case ScaleRule::kFloor:
+      X = scale_floor(amax, elem);
+      break;
+    case ScaleRule::kCeil:
+      X = scale_ceil(amax, elem);
+      break;
+    case ScaleRule::kEven:
+      X = scale_even(amax, elem);
+      break;
+    case ScaleRule::kRceil:
+      return scale_rceil(amax, elem, false);
+    case ScaleRule::kRceilSat:
+      return scale_rceil(amax, elem, true);
+    case ScaleRule::kRn:
+      return scale_rn(amax, elem);
+    case ScaleRule::kRz:
+      return scale_rz(amax, elem);
+    case ScaleRule::kDeepgemm: {
+      constexpr uint32_t kOneEm4 = 0x38D1B717u;  // fl(1e-4)
+      const uint32_t a = std::max(mag(amax), kOneEm4);
+      const uint32_t sf = f32_div(a, elem_max_f32(elem));
+      const int byte = static_cast<int>((sf >> 23) & 0xFF) +
+                       ((sf & 0x7FFFFF) != 0 ? 1 : 0);
+      return static_cast<uint8_t>(std::clamp(byte, 1, 254));
+    }
+  }
+  if (X > p.clamp_hi && p.above_hi_is_nan) return 0xFF;
+  X = std::clamp(X, p.clamp_lo, p.clamp_hi);
+  return static_cast<uint8_t>(X + 127);
+}
+
+uint8_t mx_encode_element(const MxProfile& p, Fmt elem, uint8_t scale,
+                          uint32_t v) {
+  const RoundSpec r = elem_spec(p);
+  uint64_t code = 0;
+  switch (p.apply) {
+    case ApplyRule::kExactDivide: {
+      // x / 2^X with no intermediate rounding: shift the exact value.
+      Unpacked u = unpack(Fmt::kF32, v);
+      if (scale == 0xFF) u.cls = Class::kNaN;
+      if (u.cls == Class::kNormal || u.cls == Class::kSubnormal)
+        u.exp -= static_cast<int>(scale) - 127;
+      code = encode(elem, u, r);
+      break;
+    }
+    case ApplyRule::kF32MulPow2: {
+      // 2^(127 - byte) as f32 (byte 0 -> 2^127, 254 -> 2^-127); NaN scale
+      // -> NaN multiplier.
+      const uint32_t mult =
+          scale == 0xFF ? kF32Nan
+                        : static_cast<uint32_t>(convert(
+                              Fmt::kE8M0, Fmt::kF32,
+                              static_cast<uint64_t>(254 - int{scale})));
+      code = convert(Fmt::kF32, elem, f32_mul(v, mult), r);
+      break;
+    }
+    case ApplyRule::kF32MulTeRcp: {
+      // exp2f_rcp: (byte == 0) ? 1 : int_as_float((254 - byte) << 23).
+      const uint32_t mult =
+          scale == 0 ? kF32One
+                     : static_cast<uint32_t>(254 - int{scale}) << 23;
+      code = convert(Fmt::kF32, elem, f32_mul(v, mult), r);
+      break;
+    }
+    case ApplyRule::kF32MulRcp: {
+      const uint32_t sf =
+          static_cast<uint32_t>(convert(Fmt::kE8M0, Fmt::kF32, scale));
+      code = convert(Fmt::kF32, elem, f32_mul(v, f32_div(kF32One, sf)), r);
+      break;
+    }
+  }
+  if (p.neg_zero_to_pos && unpack(elem, code).cls == Class::kZero) code = 0;
+  return static_cast<uint8_t>(code);
+}
+
+MxBlock mx_quantize_block(const MxProfile& p, Fmt elem,
+                          std::span<const uint32_t> x) {
+  MxBlock b;
+  b.scale = mx_scale_byte(p, elem, block_amax(p, x));
+  for (uint32_t v : x) b.codes.push_back(mx_encode_element(p, elem, b.scale, v));
+  return b;
+}
+
+std::vector<uint32_t> mx_dequantize_block(Fmt elem, const MxBlock& b) {
+  std::vector<uint32_t> out;
+  for (uint8_t c : b.codes) {
+    Unpacked u = unpack(elem, c);
+    if (b.scale == 0xFF) u.cls = Class::kNaN;
+    if (u.cls == Class::kNormal || u.cls == Class::kSubnormal)
+      u.exp += static_cast<int>(b.scale) - 127;
+    out.push_back(static_cast<uint32_t>(encode(Fmt::kF32, u, RoundSpec{})));
+  }
+  return out;
+}
+
+uint32_t nvfp4_tensor_scale(uint32_t amax_tensor) {
+  constexpr uint32_t k2688 = 0x45280000u;  // 448 * 6
+  const uint32_t a = mag(amax_tensor);
+  if (a == 0) return kF32One;
+  const uint32_t s = min_flt_max(f32_div(k2688, a));
+  return s == 0 ? kF32One : s;
+}
+
+Nvfp4Block nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
+                                std::span<const uint32_t> x) {
+  constexpr uint32_t kSix = 0x40C00000u;
+  const uint32_t inv6 = f32_div(kF32One, kSix);  // fl(1/6) = 0x3E2AAAAB
+  uint32_t amax = 0;
+  bool nan = false;
+  for (uint32_t v : x) {
+    nan |= is_nan(v);
+    amax = std::max(amax, mag(v));
+  }
+  if (nan) amax = kF32Nan;
+  // Block decode scale: fl(amax_b * fl(S_enc * fl(1/6))) -> UE4M3, RNE,
+  // saturating at 448 (TE and CUTLASS associate it the same way).
+  const uint32_t s_f32 = f32_mul(amax, f32_mul(s_enc, inv6));
+  RoundSpec sat;
+  sat.overflow = Overflow::kSatFinite;
+  Nvfp4Block b;
+  b.scale = static_cast<uint8_t>(convert(Fmt::kF32, Fmt::kUE4M3, s_f32, sat));
+  const uint32_t s_val =
+      static_cast<uint32_t>(convert(Fmt::kUE4M3, Fmt::kF32, b.scale));
+  uint32_t enc;
+  if (p.rule == Nvfp4Rule::kTe) {
+    const uint32_t s_dec = f32_div(kF32One, s_enc);
+    enc = min_flt_max(f32_div(kF32One, f32_mul(s_val, s_dec)));
+  } else {
+    enc = min_flt_max(f32_mul(s_enc, f32_div(kF32One, s_val)));
+  }
+  for (uint32_t v : x) {
+    b.codes.push_back(static_cast<uint8_t>(
+        convert(Fmt::kF32, Fmt::kE2M1, f32_mul(v, enc), sat)));
+  }
+  return b;
+}
+
+std::vector<uint32_t> nvfp4_dequantize_block(const Nvfp4Block& b,
+                                             uint32_t s_enc) {
+  const uint32_t s_val =
+      static_cast<uint32_t>(convert(Fmt::kUE4M3, Fmt::kF32, b.scale));
+  std::vector<uint32_t> out;
+  for (uint8_t c : b.codes) {
+    const uint32_t q = static_cast<uint32_t>(convert(Fmt::kE2M1, Fmt::kF32, c));
+    out.push_back(f32_div(f32_mul(q, s_val), s_enc));  // q * s is exact
+  }
+  return out;
+}
+
+namespace {
+
+void check_shape(int rows, int cols, size_t n, int along, int block) {
+  if (rows <= 0 || cols <= 0 || n != static_cast<size_t>(rows) * cols ||
+      along % block != 0) {
+    throw std::invalid_argument(
+        "quantize: the blocked dimension must be a multiple of the block "
+        "size and the data rows*cols long");
+  }
+}
+
+}  // namespace
+
+MxMatrix mx_quantize_rowwise(const MxProfile& p, Fmt elem, int rows, int cols,
+                             std::span<const uint32_t> x) {
+  check_shape(rows, cols, x.size(), cols, p.block);
+  MxMatrix m;
+  m.codes.resize(x.size());
+  for (int r = 0; r < rows; ++r) {
+    for (int c0 = 0; c0 < cols; c0 += p.block) {
+      const MxBlock b = mx_quantize_block(
+          p, elem, x.subspan(static_cast<size_t>(r) * cols + c0, p.block));
+      m.scales.push_back(b.scale);
+      std::copy(b.codes.begin(), b.codes.end(),
+                m.codes.begin() + static_cast<long>(r) * cols + c0);
+    }
+  }
+  return m;
+}
+
+MxMatrix mx_quantize_colwise(const MxProfile& p, Fmt elem, int rows, int cols,
+                             std::span<const uint32_t> x) {
+  check_shape(rows, cols, x.size(), rows, p.block);
+  MxMatrix m;
+  m.codes.resize(x.size());
+  m.scales.resize(static_cast<size_t>(rows / p.block) * cols);
+  std::vector<uint32_t> col(p.block);
+  for (int r0 = 0; r0 < rows; r0 += p.block) {
+    for (int c = 0; c < cols; ++c) {
+      for (int i = 0; i < p.block; ++i)
+        col[i] = x[static_cast<size_t>(r0 + i) * cols + c];
+      const MxBlock b = mx_quantize_block(p, elem, col);
+      m.scales[static_cast<size_t>(r0 / p.block) * cols + c] = b.scale;
+      for (int i = 0; i < p.block; ++i)
+        m.codes[static_cast<size_t>(r0 + i) * cols + c] = b.codes[i];
+    }
+  }
+  return m;
+}
+
+MxMatrix mx_quantize_2d(const MxProfile& p, Fmt elem, int rows, int cols,
+                        int tile, std::span<const uint32_t> x) {
+  check_shape(rows, cols, x.size(), cols, tile);
+  if (rows % tile != 0) check_shape(rows, cols, x.size(), rows, tile);
+  MxMatrix m;
+  m.codes.resize(x.size());
+  m.scales.resize(static_cast<size_t>(rows) * (cols / tile));
+  std::vector<uint32_t> t(static_cast<size_t>(tile) * tile);
+  for (int r0 = 0; r0 < rows; r0 += tile) {
+    for (int c0 = 0; c0 < cols; c0 += tile) {
+      for (int i = 0; i < tile; ++i)
+        for (int j = 0; j < tile; ++j)
+          t[static_cast<size_t>(i) * tile + j] =
+              x[static_cast<size_t>(r0 + i) * cols + c0 + j];
+      // One scale from the whole tile; elements quantized with it.
+      const uint8_t s = mx_scale_byte(p, elem, block_amax(p, t));
+      for (int i = 0; i < tile; ++i) {
+        m.scales[static_cast<size_t>(r0 + i) * (cols / tile) + c0 / tile] = s;
+        for (int j = 0; j < tile; ++j) {
+          m.codes[static_cast<size_t>(r0 + i) * cols + c0 + j] =
+              mx_encode_element(p, elem, s,
+                                t[static_cast<size_t>(i) * tile + j]);
+        }
+      }
+    }
+  }
+  return m;
+}
+
+}  // namespace mxc

@@ -1,0 +1,45 @@
+#include "emu/block/swizzle.h"
+
+#include <stdexcept>
+
+namespace mxc {
+
+namespace {
+size_t round_up(size_t x, size_t m) { return (x + m - 1) / m * m; }
+}  // namespace
+
+size_t swizzled_scale_offset(size_t r, size_t c, size_t kblocks) {
+  const size_t n_col_blocks = (kblocks + 3) / 4;
+  return ((r / 128) * n_col_blocks + c / 4) * 512 + (r % 32) * 16 +
+         ((r % 128) / 32) * 4 + (c % 4);
+}
+
+size_t swizzled_scale_size(size_t rows, size_t kblocks) {
+  return round_up(rows, 128) * round_up(kblocks, 4);
+}
+
+std::vector<uint8_t> swizzle_scales(std::span<const uint8_t> plain,
+                                    size_t rows, size_t kblocks, uint8_t pad) {
+  if (plain.size() != rows * kblocks) {
+    throw std::invalid_argument("swizzle_scales: size is not rows * kblocks");
+  }
+  std::vector<uint8_t> out(swizzled_scale_size(rows, kblocks), pad);
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t c = 0; c < kblocks; ++c)
+      out[swizzled_scale_offset(r, c, kblocks)] = plain[r * kblocks + c];
+  return out;
+}
+
+std::vector<uint8_t> unswizzle_scales(std::span<const uint8_t> tiled,
+                                      size_t rows, size_t kblocks) {
+  if (tiled.size() != swizzled_scale_size(rows, kblocks)) {
+    throw std::invalid_argument("unswizzle_scales: size does not match");
+  }
+  std::vector<uint8_t> out(rows * kblocks);
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t c = 0; c < kblocks; ++c)
+      out[r * kblocks + c] = tiled[swizzled_scale_offset(r, c, kblocks)];
+  return out;
+}
+
+}  // namespace mxc

@@ -1,0 +1,234 @@
+// Block quantization: pinned cases with their sources, and layout checks.
+// Expected bytes are re-derived from the profile rules (docs/profiles.md)
+// and cross-checked with the values the sources themselves pin:
+// torchao/testing/_mxfp8_test_utils.py@5d73a0c1 (make_mxfp8_semantic_cases),
+// microsoft/microxcaling#4 (957 -> 896), the OCP seed example.
+#include <catch2/catch.hpp>
+
+#include <bit>
+#include <limits>
+#include <vector>
+
+#include "emu/block/profile.h"
+#include "emu/block/quantize.h"
+#include "emu/block/swizzle.h"
+#include "emu/convert.h"
+
+using namespace mxc;
+
+namespace {
+
+uint32_t f(float x) { return std::bit_cast<uint32_t>(x); }
+std::vector<uint32_t> fill(float v) { return std::vector<uint32_t>(32, f(v)); }
+
+struct Named {
+  const char* name;
+  std::vector<uint32_t> x;
+  uint8_t floor_scale, rceil_scale;
+  uint8_t floor_first, floor_rest, rceil_first, rceil_rest;
+};
+
+std::vector<Named> torchao_cases() {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float fmax = std::numeric_limits<float>::max();
+  const float tiny = std::numeric_limits<float>::min();       // 2^-126
+  const float sub = std::numeric_limits<float>::denorm_min();  // 2^-149
+  auto with_first = [](float first, float rest) {
+    std::vector<uint32_t> v(32, f(rest));
+    v[0] = f(first);
+    return v;
+  };
+  // name, input, floor scale, rceil scale, floor data [0], floor data rest,
+  // rceil data [0], rceil data rest (fp32 input rows of the torchao table).
+  return {
+      {"zero", fill(0.0f), 0, 0, 0x00, 0x00, 0x00, 0x00},
+      {"smallest_normal", fill(tiny), 0, 0, 0x40, 0x40, 0x40, 0x40},
+      {"mixed_inf", with_first(inf, 1.0f), 255, 255, 0x7F, 0x7F, 0x7F, 0x7F},
+      {"mixed_nan", with_first(nan, 1.0f), 255, 255, 0x7F, 0x7F, 0x7F, 0x7F},
+      {"positive_fp8_max", fill(448.0f), 127, 127, 0x7E, 0x7E, 0x7E, 0x7E},
+      {"negative_fp8_max", fill(-448.0f), 127, 127, 0xFE, 0xFE, 0xFE, 0xFE},
+      {"positive_dtype_max", fill(fmax), 246, 247, 0x7E, 0x7E, 0x78, 0x78},
+      {"negative_dtype_max", fill(-fmax), 246, 247, 0xFE, 0xFE, 0xF8, 0xF8},
+      {"positive_smallest_subnormal", fill(sub), 0, 0, 0x00, 0x00, 0x00, 0x00},
+      {"negative_smallest_subnormal", fill(-sub), 0, 0, 0x80, 0x80, 0x80,
+       0x80},
+      {"mixed_positive_underflow", with_first(sub, 1.0f), 119, 119, 0x00, 0x78,
+       0x00, 0x78},
+      {"mixed_negative_underflow", with_first(-sub, 1.0f), 119, 119, 0x80,
+       0x78, 0x80, 0x78},
+      {"mixed_saturation_and_underflow", with_first(fmax, 1.0f), 246, 247,
+       0x7E, 0x00, 0x78, 0x00},
+      {"rceil_premature_bf16_lowers_scale",
+       std::vector<uint32_t>(32, 0x40600001u), 120, 121, 0x7E, 0x7E, 0x76,
+       0x76},
+      {"floor_premature_bf16_raises_scale",
+       std::vector<uint32_t>(32, 0x43FFFFFFu), 127, 128, 0x7E, 0x7E, 0x78,
+       0x78},
+      {"all_nan", fill(nan), 255, 255, 0x7F, 0x7F, 0x7F, 0x7F},
+      {"positive_satfinite", fill(480.0f), 127, 128, 0x7E, 0x7E, 0x77, 0x77},
+      {"negative_satfinite", fill(-480.0f), 127, 128, 0xFE, 0xFE, 0xF7, 0xF7},
+  };
+}
+
+}  // namespace
+
+TEST_CASE("torchao's named MXFP8 cases, FLOOR and RCEIL", "[block][pinned]") {
+  const MxProfile* fl = find_mx_profile("torchao-floor");
+  const MxProfile* rc = find_mx_profile("torchao-rceil");
+  REQUIRE(fl);
+  REQUIRE(rc);
+  for (const Named& c : torchao_cases()) {
+    INFO(c.name);
+    const MxBlock a = mx_quantize_block(*fl, Fmt::kE4M3, c.x);
+    CHECK(int{a.scale} == int{c.floor_scale});
+    CHECK(int{a.codes[0]} == int{c.floor_first});
+    CHECK(int{a.codes[31]} == int{c.floor_rest});
+    const MxBlock b = mx_quantize_block(*rc, Fmt::kE4M3, c.x);
+    CHECK(int{b.scale} == int{c.rceil_scale});
+    CHECK(int{b.codes[0]} == int{c.rceil_first});
+    CHECK(int{b.codes[31]} == int{c.rceil_rest});
+  }
+}
+
+TEST_CASE("TransformerEngine's MXFP8 differs where its sources say",
+          "[block][pinned]") {
+  // ptx.cuh exp2f_rcp: scale byte 0 multiplies by 1.0, so 2^-126 blocks
+  // quantize to 0 (torchao: 0x40); cvt.rp.satfinite maps Inf amax to 0xFE;
+  // fmaxf ignores a NaN element (the block keeps a finite scale).
+  const MxProfile* te = find_mx_profile("te-mxfp8");
+  REQUIRE(te);
+  const MxBlock a = mx_quantize_block(*te, Fmt::kE4M3,
+                                      fill(std::numeric_limits<float>::min()));
+  CHECK(int{a.scale} == 0);
+  CHECK(int{a.codes[5]} == 0x00);
+  std::vector<uint32_t> x = fill(1.0f);
+  x[0] = f(std::numeric_limits<float>::infinity());
+  CHECK(int{mx_quantize_block(*te, Fmt::kE4M3, x).scale} == 0xFE);
+  x[0] = f(std::numeric_limits<float>::quiet_NaN());
+  const MxBlock n = mx_quantize_block(*te, Fmt::kE4M3, x);
+  CHECK(int{n.scale} == 119);  // RCEIL of fl(1 * fl(1/448)) = 2^-8
+  CHECK(int{n.codes[0]} == 0x7F);
+  CHECK(int{n.codes[1]} == 0x78);  // 256
+}
+
+TEST_CASE("microxcaling#4: FLOOR saturates 957 to 896, RCEIL keeps 960",
+          "[block][pinned]") {
+  // The 32-element block has amax 960: floor(log2 960) - 8 = 1, so
+  // scale 2; 957 / 2 = 478.5 -> 480 is not finite in E4M3 -> saturates to
+  // 448 -> 896. RCEIL: 960/448 -> scale 4, 957/4 = 239.25 -> 240 -> 960.
+  std::vector<uint32_t> x = fill(100.0f);
+  x[0] = f(957.0f);
+  x[1] = f(960.0f);
+  const MxBlock o = mx_quantize_block(*find_mx_profile("ocp-v1"), Fmt::kE4M3, x);
+  CHECK(int{o.scale} == 128);
+  CHECK(std::bit_cast<float>(mx_dequantize_block(Fmt::kE4M3, o)[0]) == 896.0f);
+  const MxBlock r =
+      mx_quantize_block(*find_mx_profile("torchao-rceil"), Fmt::kE4M3, x);
+  CHECK(int{r.scale} == 129);
+  CHECK(std::bit_cast<float>(mx_dequantize_block(Fmt::kE4M3, r)[0]) == 960.0f);
+}
+
+TEST_CASE("the seed example: one scale loses the small half, two MX blocks "
+          "keep both",
+          "[block][pinned]") {
+  // 64 values: 32 x 2^10 then 32 x 2^-12, E4M3 RNE. One shared FLOOR scale
+  // 2^(10-8) = 4 sends 2^-12 / 4 = 2^-14 below E4M3's least subnormal 2^-9:
+  // zero. Two 32-blocks get scales 2^2 and 2^-20 and both halves are exact.
+  std::vector<uint32_t> x(64);
+  for (int i = 0; i < 64; ++i) x[i] = f(i < 32 ? 1024.0f : 0x1p-12f);
+  MxProfile one = *find_mx_profile("ocp-v1");
+  one.block = 64;
+  const MxBlock b = mx_quantize_block(one, Fmt::kE4M3, x);
+  CHECK(int{b.scale} == 127 + 2);
+  const auto d = mx_dequantize_block(Fmt::kE4M3, b);
+  CHECK(std::bit_cast<float>(d[0]) == 1024.0f);
+  CHECK(std::bit_cast<float>(d[63]) == 0.0f);
+  const MxProfile& two = *find_mx_profile("ocp-v1");
+  const MxMatrix m = mx_quantize_rowwise(two, Fmt::kE4M3, 1, 64, x);
+  CHECK(m.scales == std::vector<uint8_t>{127 + 2, 127 - 20});
+  MxBlock hi{m.scales[1], {m.codes.begin() + 32, m.codes.end()}};
+  CHECK(std::bit_cast<float>(mx_dequantize_block(Fmt::kE4M3, hi)[0]) ==
+        0x1p-12f);
+}
+
+TEST_CASE("quantizing the transpose is not transposing the quantized matrix",
+          "[block][layout]") {
+  // Rowwise blocks (along K for A) and columnwise blocks see different
+  // amaxes: an outlier row raises one row scale rowwise but every column's
+  // scale columnwise, so the small values lose precision only columnwise.
+  const int n = 32;
+  std::vector<uint32_t> x(n * n);
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c)
+      x[r * n + c] =
+          f(r == 0 ? 1000.0f
+                   : 1.0f + 0.03125f * static_cast<float>((r * 7 + c) % 13));
+  const MxProfile& p = *find_mx_profile("ocp-v1");
+  const MxMatrix rows = mx_quantize_rowwise(p, Fmt::kE4M3, n, n, x);
+  std::vector<uint32_t> xt(n * n);
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) xt[c * n + r] = x[r * n + c];
+  const MxMatrix cols_of_t = mx_quantize_colwise(p, Fmt::kE4M3, n, n, xt);
+  // Columnwise of the transpose is the rowwise of x, transposed back:
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c)
+      CHECK(cols_of_t.codes[c * n + r] == rows.codes[r * n + c]);
+  // but columnwise quantization of x itself differs from rowwise:
+  const MxMatrix cols = mx_quantize_colwise(p, Fmt::kE4M3, n, n, x);
+  int differ = 0;
+  for (int i = 0; i < n * n; ++i) differ += cols.codes[i] != rows.codes[i];
+  CHECK(differ > 0);
+  // and a 32x32 2D tile has one scale broadcast to the rowwise layout.
+  const MxMatrix t = mx_quantize_2d(p, Fmt::kE4M3, n, n, 32, x);
+  CHECK(t.scales == std::vector<uint8_t>(n, 127 + 9 - 8));
+}
+
+TEST_CASE("128x4 tiled scale layout (cuBLAS 1D block scaling factors layout)",
+          "[block][layout]") {
+  // offset = ((r/128)*ceil(K/4) + c/4)*512 + (r%32)*16 + ((r%128)/32)*4 + c%4
+  CHECK(swizzled_scale_offset(0, 0, 4) == 0);
+  CHECK(swizzled_scale_offset(1, 0, 4) == 16);
+  CHECK(swizzled_scale_offset(32, 0, 4) == 4);
+  CHECK(swizzled_scale_offset(0, 3, 4) == 3);
+  CHECK(swizzled_scale_offset(0, 4, 8) == 512);
+  CHECK(swizzled_scale_offset(128, 0, 8) == 1024);
+  CHECK(swizzled_scale_offset(127, 3, 4) == 31 * 16 + 3 * 4 + 3);
+  // A bijection onto the padded array, and a round trip.
+  const size_t rows = 200, kb = 7;
+  std::vector<uint8_t> plain(rows * kb);
+  for (size_t i = 0; i < plain.size(); ++i) plain[i] = static_cast<uint8_t>(i * 37 + 1);
+  const auto tiled = swizzle_scales(plain, rows, kb);
+  CHECK(tiled.size() == 256 * 8);
+  std::vector<int> hit(tiled.size(), 0);
+  for (size_t r = 0; r < 256; ++r)
+    for (size_t c = 0; c < 8; ++c) ++hit[swizzled_scale_offset(r, c, 8)];
+  CHECK(std::all_of(hit.begin(), hit.end(), [](int h) { return h == 1; }));
+  CHECK(unswizzle_scales(tiled, rows, kb) == plain);
+}
+
+TEST_CASE("NVFP4 two-level scaling, TE and CUTLASS orders", "[block][nvfp4]") {
+  // Tensor amax 2688 gives S_enc = 1; a block with amax 6 gets s = 1.0
+  // (UE4M3 0x38) and its elements quantize as themselves.
+  const uint32_t s_enc = nvfp4_tensor_scale(f(2688.0f));
+  CHECK(s_enc == f(1.0f));
+  CHECK(nvfp4_tensor_scale(0) == f(1.0f));  // TE guard: amax 0 -> 1
+  std::vector<uint32_t> x(16, f(0.5f));
+  x[0] = f(6.0f);
+  x[1] = f(-3.0f);
+  for (const auto& p : nvfp4_profiles()) {
+    const Nvfp4Block b = nvfp4_quantize_block(p, s_enc, x);
+    CHECK(int{b.scale} == 0x38);
+    CHECK(int{b.codes[0]} == 0x7);
+    CHECK(int{b.codes[1]} == 0xD);
+    CHECK(int{b.codes[2]} == 0x1);
+    const auto d = nvfp4_dequantize_block(b, s_enc);
+    CHECK(std::bit_cast<float>(d[1]) == -3.0f);
+  }
+  // An all-zero block: scale 0, elements 0 (enc clamps to FLT_MAX, 0 * max).
+  const Nvfp4Block z =
+      nvfp4_quantize_block(nvfp4_profiles()[0], s_enc,
+                           std::vector<uint32_t>(16, 0));
+  CHECK(int{z.scale} == 0);
+  CHECK(int{z.codes[3]} == 0);
+}
