@@ -36,5 +36,21 @@ grep -q "<stdin>:1: .*'1FF'.*wider" /tmp/mxc_err.$$ && echo "ok   wide-msg" || {
 echo 0 | $MXC convert --from f32 --to e9m9 >/dev/null 2>/tmp/mxc_err.$$
 check fmt-rc 2 "$?"
 grep -q "e9m9" /tmp/mxc_err.$$ && echo "ok   fmt-msg" || { echo "FAIL fmt-msg"; fail=1; }
+# mxc quantize: microxcaling#4's block under ocp-v1 (scale 2: 957, 960 -> 448; 100 -> 50 = 0x64)
+blk="4476C000 44700000$(printf ' 42C80000%.0s' $(seq 30))"
+check quantize "80 7E 7E$(printf ' 64%.0s' $(seq 30))" "$(echo "$blk" | $MXC quantize --profile ocp-v1)"
+echo "3F800000" | $MXC quantize --profile ocp-v1 >/dev/null 2>/tmp/mxc_err.$$
+check quantize-short-rc 2 "$?"
+grep -q "<stdin>:1: .*block size is 32" /tmp/mxc_err.$$ && echo "ok   quantize-short-msg" || { echo "FAIL quantize-short-msg: $(cat /tmp/mxc_err.$$)"; fail=1; }
+echo 0 | $MXC quantize --profile no-such >/dev/null 2>&1
+check quantize-profile-rc 2 "$?"
+# mxc mma: MMA-Sim Table 8 on Blackwell (-0.75) and Hopper FP8 (0.0)
+t8="F0 B8 B4 B0$(printf ' 00%.0s' $(seq 28)) 64 3C 3C 3C$(printf ' 00%.0s' $(seq 28)) 4B000000"
+check mma-bw BF400000 "$(echo "$t8" | $MXC mma --model sm100_tcgen05_f8f6f4_f32 --a-fmt e5m2 --b-fmt e5m2)"
+check mma-hopper 00000000 "$(echo "$t8" | $MXC mma --model sm90_wgmma_fp8_f32 --a-fmt e5m2 --b-fmt e5m2)"
+echo "00 00" | $MXC mma --model sm90_wgmma_fp8_f32 >/dev/null 2>/tmp/mxc_err.$$
+check mma-short-rc 2 "$?"
+$MXC models | grep -q "sm100_tcgen05_mxf4nvf4_4x .*unverified on hardware" && echo "ok   models" || { echo "FAIL models"; fail=1; }
+$MXC profiles | grep -q "te-nvfp4" && echo "ok   profiles" || { echo "FAIL profiles"; fail=1; }
 rm -f /tmp/mxc_err.$$
 exit $fail

@@ -232,3 +232,23 @@ TEST_CASE("NVFP4 two-level scaling, TE and CUTLASS orders", "[block][nvfp4]") {
   CHECK(int{z.scale} == 0);
   CHECK(int{z.codes[3]} == 0);
 }
+
+TEST_CASE("NVFP4 stochastic rounding takes its random bits as input",
+          "[block][nvfp4][sr]") {
+  // docs/rounding.md: with 8 random bits r, round away iff
+  // floor(frac * 256) + r >= 256. r = 0 never rounds away (truncation);
+  // r = 255 rounds away every inexact value. S_enc = 1, s = 1.0.
+  const uint32_t s_enc = nvfp4_tensor_scale(f(2688.0f));
+  std::vector<uint32_t> x(16, f(0.3f));  // between 0 and 0.5, frac 0.6
+  x[0] = f(6.0f);
+  const auto& te = nvfp4_profiles()[0];
+  const std::vector<uint32_t> zeros(16, 0), ones(16, 0xFF);
+  CHECK(int{nvfp4_quantize_block(te, s_enc, x, zeros).codes[1]} == 0x0);
+  CHECK(int{nvfp4_quantize_block(te, s_enc, x, ones).codes[1]} == 0x1);
+  // floor(0.6 * 256) = 153: r >= 103 rounds up.
+  std::vector<uint32_t> r(16, 102);
+  CHECK(int{nvfp4_quantize_block(te, s_enc, x, r).codes[1]} == 0x0);
+  r.assign(16, 103);
+  CHECK(int{nvfp4_quantize_block(te, s_enc, x, r).codes[1]} == 0x1);
+  CHECK(int{nvfp4_quantize_block(te, s_enc, x, r).codes[0]} == 0x7);  // exact
+}

@@ -172,7 +172,7 @@ TEST_CASE("every MMA model matches the arbitrary-precision reference",
       }
     }
   }
-  CHECK(total > 10000);
+  CHECK(total > (test::level() <= 0 ? 1000u : 10000u));
 }
 
 TEST_CASE("products commute inside one FDPA, not across chained FDPAs",

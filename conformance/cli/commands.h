@@ -9,6 +9,7 @@ namespace mxc::cli {
 void add_convert(CLI::App& app, int& exit_code);
 void add_formats(CLI::App& app, int& exit_code);
 void add_selfcheck(CLI::App& app, int& exit_code);
-void add_mma(CLI::App& app, int& exit_code);  // models + mma
+void add_mma(CLI::App& app, int& exit_code);    // models + mma
+void add_block(CLI::App& app, int& exit_code);  // profiles, quantize, diff
 
 }  // namespace mxc::cli

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   mxc::cli::add_formats(app, exit_code);
   mxc::cli::add_selfcheck(app, exit_code);
   mxc::cli::add_mma(app, exit_code);
+  mxc::cli::add_block(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -158,7 +158,11 @@ uint32_t nvfp4_tensor_scale(uint32_t amax_tensor) {
 }
 
 Nvfp4Block nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
-                                std::span<const uint32_t> x) {
+                                std::span<const uint32_t> x,
+                                std::span<const uint32_t> rbits) {
+  if (!rbits.empty() && rbits.size() != x.size()) {
+    throw std::invalid_argument("nvfp4_quantize_block: one rbits per element");
+  }
   constexpr uint32_t kSix = 0x40C00000u;
   const uint32_t inv6 = f32_div(kF32One, kSix);  // fl(1/6) = 0x3E2AAAAB
   uint32_t amax = 0;
@@ -184,9 +188,15 @@ Nvfp4Block nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
   } else {
     enc = min_flt_max(f32_mul(s_enc, f32_div(kF32One, s_val)));
   }
-  for (uint32_t v : x) {
+  for (size_t i = 0; i < x.size(); ++i) {
+    RoundSpec r = sat;
+    if (!rbits.empty()) {
+      r.mode = Round::kSR;
+      r.sr_bits = kSrBitsPtx;
+      r.rbits = rbits[i];
+    }
     b.codes.push_back(static_cast<uint8_t>(
-        convert(Fmt::kF32, Fmt::kE2M1, f32_mul(v, enc), sat)));
+        convert(Fmt::kF32, Fmt::kE2M1, f32_mul(x[i], enc), r)));
   }
   return b;
 }

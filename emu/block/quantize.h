@@ -40,8 +40,12 @@ struct Nvfp4Block {
 // Per-tensor encode scale S_enc = fl(448 * 6 / amax_tensor), with the TE
 // guards: amax 0 or a zero quotient -> 1.0, an infinite quotient -> FLT_MAX.
 uint32_t nvfp4_tensor_scale(uint32_t amax_tensor);
+// rbits empty: round to nearest even (cvt.rn.satfinite). Otherwise one
+// value per element: stochastic rounding with 8 random bits per element
+// (cvt.rs.satfinite.e2m1x4, docs/rounding.md), e.g. from sr_rbits(seed, i).
 Nvfp4Block nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
-                                std::span<const uint32_t> x);
+                                std::span<const uint32_t> x,
+                                std::span<const uint32_t> rbits = {});
 // q * s exactly, divided by S_enc, rounded once to f32 (RNE).
 std::vector<uint32_t> nvfp4_dequantize_block(const Nvfp4Block& b,
                                              uint32_t s_enc);

@@ -1,0 +1,366 @@
+// mxc profiles: list the named quantization profiles.
+// mxc quantize --profile NAME: f32 hex blocks in, scale + element codes out.
+// mxc diff-profiles A B: which classes of input two profiles treat
+// differently, with an example of each.
+#include <fmt/format.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "conformance/cli/commands.h"
+#include "conformance/hex_io.h"
+#include "conformance/splitmix64.h"
+#include "emu/block/philox.h"
+#include "emu/block/profile.h"
+#include "emu/block/quantize.h"
+#include "emu/convert.h"
+#include "emu/round_pack.h"
+
+namespace mxc::cli {
+namespace {
+
+int run_profiles(bool verbose) {
+  fmt::print("MX profiles (E8M0 scale; element format selectable):\n");
+  for (const MxProfile& p : mx_profiles()) {
+    fmt::print("  {:<15} block {:>3}  {}\n", p.name, p.block, p.summary);
+    if (verbose) fmt::print("  {:<15} source: {}\n", "", p.source);
+  }
+  fmt::print("NVFP4 profiles (E2M1, UE4M3 scale per 16, FP32 tensor scale):\n");
+  for (const Nvfp4Profile& p : nvfp4_profiles()) {
+    fmt::print("  {:<19} {}\n", p.name, p.summary);
+    if (verbose) fmt::print("  {:<19} source: {}\n", "", p.source);
+  }
+  return 0;
+}
+
+struct QuantizeOptions {
+  std::string profile, elem;
+  std::string tensor_amax;
+  int block = 0;
+  std::string sr_seed;     // NVFP4 stochastic rounding: Philox seed
+  std::string rbits_file;  // or random bits from a file (hex, one per value)
+};
+
+int run_quantize(const QuantizeOptions& o) {
+  const MxProfile* mx = find_mx_profile(o.profile);
+  const Nvfp4Profile* nv = find_nvfp4_profile(o.profile);
+  if (!mx && !nv) {
+    std::fprintf(stderr,
+                 "mxc quantize: error: unknown profile '%s' (see mxc "
+                 "profiles)\n",
+                 o.profile.c_str());
+    return 2;
+  }
+  MxProfile p = mx ? *mx : MxProfile{};
+  Fmt elem = mx ? mx->default_elem : Fmt::kE2M1;
+  if (!o.elem.empty()) {
+    const auto e = parse_format(o.elem);
+    const bool ok = e && mx &&
+                    (*e == Fmt::kE4M3 || *e == Fmt::kE5M2 || *e == Fmt::kE3M2 ||
+                     *e == Fmt::kE2M3 || *e == Fmt::kE2M1 || *e == Fmt::kInt8);
+    if (!ok) {
+      std::fprintf(stderr, "mxc quantize: error: --elem '%s' %s\n",
+                   o.elem.c_str(),
+                   mx ? "is not an MX element format"
+                      : "is fixed (e2m1) for NVFP4 profiles");
+      return 2;
+    }
+    elem = *e;
+  }
+  if (o.block > 0) p.block = o.block;
+  const int block = mx ? p.block : 16;
+  std::string why;
+  uint32_t s_enc = 0x3F800000u;
+  if (nv) {
+    if (o.tensor_amax.empty()) {
+      std::fprintf(stderr,
+                   "mxc quantize: error: NVFP4 profiles need --tensor-amax "
+                   "HEX (f32 bits of the tensor's amax)\n");
+      return 2;
+    }
+    const auto a = parse_hex(o.tensor_amax, &why);
+    if (!a || *a > 0xFFFFFFFFu) {
+      std::fprintf(stderr, "mxc quantize: error: --tensor-amax: %s\n",
+                   a ? "wider than 32 bits" : why.c_str());
+      return 2;
+    }
+    s_enc = nvfp4_tensor_scale(static_cast<uint32_t>(*a));
+  }
+  const bool sr = !o.sr_seed.empty() || !o.rbits_file.empty();
+  if (sr && !nv) {
+    std::fprintf(stderr,
+                 "mxc quantize: error: stochastic rounding (--sr-seed, "
+                 "--rbits-file) is offered for NVFP4 profiles\n");
+    return 2;
+  }
+  uint64_t seed = 0;
+  if (!o.sr_seed.empty()) {
+    const auto sv = parse_hex(o.sr_seed, &why);
+    if (!sv) {
+      std::fprintf(stderr, "mxc quantize: error: --sr-seed: %s\n",
+                   why.c_str());
+      return 2;
+    }
+    seed = *sv;
+  }
+  std::ifstream rbits_in;
+  long rbits_line = 0;
+  if (!o.rbits_file.empty()) {
+    rbits_in.open(o.rbits_file);
+    if (!rbits_in) {
+      std::fprintf(stderr, "mxc quantize: error: cannot open %s\n",
+                   o.rbits_file.c_str());
+      return 2;
+    }
+  }
+  uint64_t element_index = 0;  // Philox counter: position in the stream
+  std::string line, out;
+  long line_no = 0;
+  while (std::getline(std::cin, line)) {
+    ++line_no;
+    std::istringstream ss(line);
+    std::vector<uint32_t> x;
+    std::string tok;
+    while (ss >> tok) {
+      const auto v = parse_hex(tok, &why);
+      if (!v || *v > 0xFFFFFFFFu) {
+        std::fwrite(out.data(), 1, out.size(), stdout);
+        std::fprintf(stderr, "<stdin>:%ld: error: bad f32 '%s': %s\n", line_no,
+                     tok.c_str(), v ? "wider than 32 bits" : why.c_str());
+        return 2;
+      }
+      x.push_back(static_cast<uint32_t>(*v));
+    }
+    if (x.empty()) continue;
+    if (x.size() != static_cast<size_t>(block)) {
+      std::fwrite(out.data(), 1, out.size(), stdout);
+      std::fprintf(stderr,
+                   "<stdin>:%ld: error: %zu values, the block size is %d\n",
+                   line_no, x.size(), block);
+      return 2;
+    }
+    uint8_t scale;
+    std::vector<uint8_t> codes;
+    if (mx) {
+      const MxBlock b = mx_quantize_block(p, elem, x);
+      scale = b.scale;
+      codes = b.codes;
+    } else {
+      std::vector<uint32_t> rb;
+      for (size_t i = 0; sr && i < x.size(); ++i, ++element_index) {
+        if (o.rbits_file.empty()) {
+          rb.push_back(sr_rbits(seed, element_index));
+          continue;
+        }
+        std::string t;
+        if (!(rbits_in >> t)) {
+          std::fwrite(out.data(), 1, out.size(), stdout);
+          std::fprintf(stderr, "%s: error: too few random-bit values\n",
+                       o.rbits_file.c_str());
+          return 2;
+        }
+        ++rbits_line;
+        const auto v = parse_hex(t, &why);
+        if (!v || *v > 0xFFFFFFFFu) {
+          std::fwrite(out.data(), 1, out.size(), stdout);
+          std::fprintf(stderr, "%s: value %ld: error: bad rbits '%s'\n",
+                       o.rbits_file.c_str(), rbits_line, t.c_str());
+          return 2;
+        }
+        rb.push_back(static_cast<uint32_t>(*v));
+      }
+      const Nvfp4Block b = nvfp4_quantize_block(*nv, s_enc, x, rb);
+      scale = b.scale;
+      codes = b.codes;
+    }
+    out += fmt::format("{:02X}", scale);
+    for (uint8_t c : codes) out += " " + format_hex(elem, c);
+    out += '\n';
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return 0;
+}
+
+// Input classes for diff-profiles: each a generator of one block.
+struct InputClass {
+  const char* name;
+  std::vector<uint32_t> (*make)(SplitMix64&, int n, float elem_max);
+};
+
+uint32_t fb(float x) { return std::bit_cast<uint32_t>(x); }
+
+std::vector<uint32_t> gaussianish(SplitMix64& g, int n, float scale) {
+  std::vector<uint32_t> v(n);
+  for (auto& x : v) {
+    // Sum of 4 uniforms: a cheap bell shape, deterministic.
+    double s = 0;
+    for (int i = 0; i < 4; ++i) s += static_cast<double>(g.next() >> 11) * 0x1p-53;
+    x = fb(static_cast<float>((s - 2.0) * scale));
+  }
+  return v;
+}
+
+const InputClass kClasses[] = {
+    {"all-zero", [](SplitMix64&, int n, float) {
+       return std::vector<uint32_t>(n, 0);
+     }},
+    {"gaussian", [](SplitMix64& g, int n, float) {
+       return gaussianish(g, n, std::ldexp(1.0f, static_cast<int>(g.next() % 40) - 20));
+     }},
+    {"amax just above max*2^k", [](SplitMix64& g, int n, float m) {
+       auto v = gaussianish(g, n, 1.0f);
+       const float k = std::ldexp(1.0f, static_cast<int>(g.next() % 20) - 10);
+       v[g.next() % n] = fb(std::nextafter(m * k, INFINITY) *
+                            (1.0f + 0x1p-20f * static_cast<float>(g.next() % 8)));
+       return v;
+     }},
+    {"amax just below 2^k", [](SplitMix64& g, int n, float) {
+       auto v = gaussianish(g, n, 0.25f);
+       v[g.next() % n] = fb(std::nextafter(
+           std::ldexp(1.0f, static_cast<int>(g.next() % 20) - 10), 0.0f));
+       return v;
+     }},
+    {"amax exactly 2^k", [](SplitMix64& g, int n, float) {
+       auto v = gaussianish(g, n, 0.25f);
+       v[g.next() % n] = fb(std::ldexp(1.0f, static_cast<int>(g.next() % 20) - 10));
+       return v;
+     }},
+    {"tiny amax (f32 subnormal / < 2^-118)", [](SplitMix64& g, int n, float) {
+       return gaussianish(g, n, std::ldexp(1.0f, -120 - static_cast<int>(g.next() % 20)));
+     }},
+    {"huge amax (near FLT_MAX)", [](SplitMix64& g, int n, float) {
+       auto v = gaussianish(g, n, 1e30f);
+       v[0] = fb(std::ldexp(1.0f, 127) * (1.0f + static_cast<float>(g.next() % 100) / 128.0f));
+       return v;
+     }},
+    {"contains Inf", [](SplitMix64& g, int n, float) {
+       auto v = gaussianish(g, n, 1.0f);
+       v[g.next() % n] = 0x7F800000u;
+       return v;
+     }},
+    {"contains NaN", [](SplitMix64& g, int n, float) {
+       auto v = gaussianish(g, n, 1.0f);
+       v[g.next() % n] = 0x7FC00000u;
+       return v;
+     }},
+    {"negative zeros and tiny negatives", [](SplitMix64& g, int n, float) {
+       auto v = gaussianish(g, n, 1.0f);
+       v[0] = 0x80000000u;
+       v[1] = fb(-1e-30f);
+       return v;
+     }},
+};
+
+int run_diff(const std::string& a, const std::string& b, const std::string& e,
+             int per_class, uint64_t seed) {
+  const MxProfile* pa = find_mx_profile(a);
+  const MxProfile* pb = find_mx_profile(b);
+  if (!pa || !pb) {
+    std::fprintf(stderr,
+                 "mxc diff-profiles: error: unknown MX profile '%s' (see mxc "
+                 "profiles)\n",
+                 (!pa ? a : b).c_str());
+    return 2;
+  }
+  const auto elem = parse_format(e.empty() ? std::string(desc(pa->default_elem).name) : e);
+  if (!elem) {
+    std::fprintf(stderr, "mxc diff-profiles: error: unknown --elem '%s'\n",
+                 e.c_str());
+    return 2;
+  }
+  const int n = pa->block;
+  MxProfile pb_same = *pb;
+  pb_same.block = n;  // compare on the same blocks
+  const float emax = std::bit_cast<float>(static_cast<uint32_t>(
+      convert(*elem, Fmt::kF32, max_finite_bits(*elem, false))));
+  fmt::print("{} vs {} ({}, block {}), {} blocks per class\n", a, b,
+             desc(*elem).name, n, per_class);
+  fmt::print("{:<38} {:>8} {:>8} {:>9}  example (scale A/B, first differing "
+             "code A/B)\n",
+             "input class", "blocks", "scale!=", "codes!=");
+  SplitMix64 g(seed);
+  int any = 0;
+  for (const InputClass& c : kClasses) {
+    int ds = 0, dc = 0;
+    std::string example;
+    for (int i = 0; i < per_class; ++i) {
+      const auto x = c.make(g, n, emax);
+      const MxBlock ba = mx_quantize_block(*pa, *elem, x);
+      const MxBlock bb = mx_quantize_block(pb_same, *elem, x);
+      const bool s = ba.scale != bb.scale, k = ba.codes != bb.codes;
+      ds += s;
+      dc += k;
+      if ((s || k) && example.empty()) {
+        size_t j = 0;
+        while (j < x.size() && ba.codes[j] == bb.codes[j]) ++j;
+        example = fmt::format("{:02X}/{:02X}", ba.scale, bb.scale);
+        if (j < x.size()) {
+          example += fmt::format("  x[{}]={:08X}: {}/{}", j, x[j],
+                                 format_hex(*elem, ba.codes[j]),
+                                 format_hex(*elem, bb.codes[j]));
+        }
+      }
+    }
+    any += ds + dc;
+    fmt::print("{:<38} {:>8} {:>8} {:>9}  {}\n", c.name, per_class, ds, dc,
+               example);
+  }
+  fmt::print("\n{}\n", any ? "the profiles differ on the classes above"
+                           : "no difference found on these classes");
+  return 0;
+}
+
+}  // namespace
+
+void add_block(CLI::App& app, int& exit_code) {
+  auto verbose = std::make_shared<bool>(false);
+  CLI::App* pr = app.add_subcommand(
+      "profiles", "List the named quantization profiles (library conventions)");
+  pr->add_flag("-v,--verbose", *verbose, "also print each profile's source");
+  pr->callback([verbose, &exit_code] { exit_code = run_profiles(*verbose); });
+
+  auto q = std::make_shared<QuantizeOptions>();
+  CLI::App* qc = app.add_subcommand(
+      "quantize",
+      "Quantize blocks read from stdin, one block of f32 hex values per line; "
+      "writes the scale byte then the element codes per line");
+  qc->add_option("--profile", q->profile, "profile name (mxc profiles)")
+      ->required();
+  qc->add_option("--elem", q->elem,
+                 "MX element format: e4m3 e5m2 e3m2 e2m3 e2m1 int8 (default: "
+                 "the profile's)");
+  qc->add_option("--block", q->block, "MX block size (default: the profile's)");
+  qc->add_option("--tensor-amax", q->tensor_amax,
+                 "NVFP4: the tensor amax as f32 hex (S_enc = 448*6/amax)");
+  qc->add_option("--sr-seed", q->sr_seed,
+                 "NVFP4: stochastic rounding with Philox4x32-10 random bits "
+                 "(hex seed; element i of the stream uses sr_rbits(seed, i))");
+  qc->add_option("--rbits-file", q->rbits_file,
+                 "NVFP4: stochastic rounding with random bits read from a "
+                 "file (whitespace-separated hex, one per element, low 8 "
+                 "bits used), e.g. bits drawn on hardware");
+  qc->callback([q, &exit_code] { exit_code = run_quantize(*q); });
+
+  auto a = std::make_shared<std::string>(), b = std::make_shared<std::string>();
+  auto e = std::make_shared<std::string>();
+  auto n = std::make_shared<int>(2000);
+  auto seed = std::make_shared<uint64_t>(1);
+  CLI::App* d = app.add_subcommand(
+      "diff-profiles",
+      "Quantize the same structured inputs with two MX profiles and report "
+      "which input classes they treat differently");
+  d->add_option("A", *a, "first profile")->required();
+  d->add_option("B", *b, "second profile")->required();
+  d->add_option("--elem", *e, "element format (default: A's)");
+  d->add_option("--blocks", *n, "blocks per input class")->capture_default_str();
+  d->add_option("--seed", *seed, "seed")->capture_default_str();
+  d->callback([=, &exit_code] { exit_code = run_diff(*a, *b, *e, *n, *seed); });
+}
+
+}  // namespace mxc::cli
