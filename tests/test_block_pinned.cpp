@@ -252,3 +252,20 @@ TEST_CASE("NVFP4 stochastic rounding takes its random bits as input",
   CHECK(int{nvfp4_quantize_block(te, s_enc, x, r).codes[1]} == 0x1);
   CHECK(int{nvfp4_quantize_block(te, s_enc, x, r).codes[0]} == 0x7);  // exact
 }
+
+TEST_CASE("NVFP4 16x16 weight tiles share one scale", "[block][nvfp4]") {
+  // One outlier (6.0) in a 16x16 tile sets the scale of all 16 rows of that
+  // tile; the neighbouring tile keeps its own (here amax 3 -> s = 0.5).
+  const uint32_t s_enc = nvfp4_tensor_scale(f(2688.0f));
+  std::vector<uint32_t> x(16 * 32, f(1.5f));
+  x[5 * 32 + 3] = f(6.0f);
+  for (int r = 0; r < 16; ++r) x[r * 32 + 20] = f(3.0f);
+  const Nvfp4Matrix m = nvfp4_quantize_2d(nvfp4_profiles()[0], s_enc, 16, 32, x);
+  for (int r = 0; r < 16; ++r) {
+    CHECK(int{m.scales[r * 2]} == 0x38);      // 1.0
+    CHECK(int{m.scales[r * 2 + 1]} == 0x30);  // 0.5
+  }
+  CHECK(int{m.codes[0]} == 0x3);            // 1.5 / 1.0
+  CHECK(int{m.codes[20]} == 0x7);           // 3.0 / 0.5 = 6
+  CHECK(int{m.codes[5 * 32 + 3]} == 0x7);   // 6.0
+}

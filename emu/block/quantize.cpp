@@ -157,21 +157,23 @@ uint32_t nvfp4_tensor_scale(uint32_t amax_tensor) {
   return s == 0 ? kF32One : s;
 }
 
-Nvfp4Block nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
-                                std::span<const uint32_t> x,
-                                std::span<const uint32_t> rbits) {
-  if (!rbits.empty() && rbits.size() != x.size()) {
-    throw std::invalid_argument("nvfp4_quantize_block: one rbits per element");
-  }
-  constexpr uint32_t kSix = 0x40C00000u;
-  const uint32_t inv6 = f32_div(kF32One, kSix);  // fl(1/6) = 0x3E2AAAAB
+namespace {
+
+uint32_t nan_max_amax(std::span<const uint32_t> x) {
   uint32_t amax = 0;
-  bool nan = false;
   for (uint32_t v : x) {
-    nan |= is_nan(v);
+    if (is_nan(v)) return kF32Nan;
     amax = std::max(amax, mag(v));
   }
-  if (nan) amax = kF32Nan;
+  return amax;
+}
+
+// The NVFP4 block scale for an amax, and the elements under it.
+Nvfp4Block nvfp4_with_amax(const Nvfp4Profile& p, uint32_t s_enc,
+                           uint32_t amax, std::span<const uint32_t> x,
+                           std::span<const uint32_t> rbits) {
+  constexpr uint32_t kSix = 0x40C00000u;
+  const uint32_t inv6 = f32_div(kF32One, kSix);  // fl(1/6) = 0x3E2AAAAB
   // Block decode scale: fl(amax_b * fl(S_enc * fl(1/6))) -> UE4M3, RNE,
   // saturating at 448 (TE and CUTLASS associate it the same way).
   const uint32_t s_f32 = f32_mul(amax, f32_mul(s_enc, inv6));
@@ -199,6 +201,48 @@ Nvfp4Block nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
         convert(Fmt::kF32, Fmt::kE2M1, f32_mul(x[i], enc), r)));
   }
   return b;
+}
+
+}  // namespace
+
+Nvfp4Block nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
+                                std::span<const uint32_t> x,
+                                std::span<const uint32_t> rbits) {
+  if (!rbits.empty() && rbits.size() != x.size()) {
+    throw std::invalid_argument("nvfp4_quantize_block: one rbits per element");
+  }
+  return nvfp4_with_amax(p, s_enc, nan_max_amax(x), x, rbits);
+}
+
+Nvfp4Matrix nvfp4_quantize_2d(const Nvfp4Profile& p, uint32_t s_enc, int rows,
+                              int cols, std::span<const uint32_t> x) {
+  constexpr int kT = 16;
+  if (rows <= 0 || cols <= 0 || rows % kT != 0 || cols % kT != 0 ||
+      x.size() != static_cast<size_t>(rows) * cols) {
+    throw std::invalid_argument(
+        "nvfp4_quantize_2d: rows and cols must be multiples of 16");
+  }
+  Nvfp4Matrix m;
+  m.codes.resize(x.size());
+  m.scales.resize(static_cast<size_t>(rows) * (cols / kT));
+  std::vector<uint32_t> tile(kT * kT);
+  for (int r0 = 0; r0 < rows; r0 += kT) {
+    for (int c0 = 0; c0 < cols; c0 += kT) {
+      for (int i = 0; i < kT; ++i)
+        for (int j = 0; j < kT; ++j)
+          tile[i * kT + j] = x[static_cast<size_t>(r0 + i) * cols + c0 + j];
+      const uint32_t amax = nan_max_amax(tile);
+      for (int i = 0; i < kT; ++i) {
+        const Nvfp4Block b = nvfp4_with_amax(
+            p, s_enc, amax, std::span<const uint32_t>(tile).subspan(i * kT, kT),
+            {});
+        m.scales[static_cast<size_t>(r0 + i) * (cols / kT) + c0 / kT] = b.scale;
+        std::copy(b.codes.begin(), b.codes.end(),
+                  m.codes.begin() + (static_cast<long>(r0 + i) * cols + c0));
+      }
+    }
+  }
+  return m;
 }
 
 std::vector<uint32_t> nvfp4_dequantize_block(const Nvfp4Block& b,

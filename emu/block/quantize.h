@@ -67,4 +67,14 @@ MxMatrix mx_quantize_colwise(const MxProfile& p, Fmt elem, int rows, int cols,
 MxMatrix mx_quantize_2d(const MxProfile& p, Fmt elem, int rows, int cols,
                         int tile, std::span<const uint32_t> x);
 
+// NVFP4 2D weight tiles (16x16): one UE4M3 scale from the tile's amax,
+// broadcast to the rowwise [row][col/16] layout; elements as in
+// nvfp4_quantize_block. Rows and cols must divide by 16.
+struct Nvfp4Matrix {
+  std::vector<uint8_t> scales;
+  std::vector<uint8_t> codes;  // row-major
+};
+Nvfp4Matrix nvfp4_quantize_2d(const Nvfp4Profile& p, uint32_t s_enc, int rows,
+                              int cols, std::span<const uint32_t> x);
+
 }  // namespace mxc
