@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/block_cases.h"
 #include "conformance/cli/commands.h"
 #include "conformance/hex_io.h"
 #include "conformance/splitmix64.h"
@@ -187,76 +188,6 @@ int run_quantize(const QuantizeOptions& o) {
   return 0;
 }
 
-// Input classes for diff-profiles: each a generator of one block.
-struct InputClass {
-  const char* name;
-  std::vector<uint32_t> (*make)(SplitMix64&, int n, float elem_max);
-};
-
-uint32_t fb(float x) { return std::bit_cast<uint32_t>(x); }
-
-std::vector<uint32_t> gaussianish(SplitMix64& g, int n, float scale) {
-  std::vector<uint32_t> v(n);
-  for (auto& x : v) {
-    // Sum of 4 uniforms: a cheap bell shape, deterministic.
-    double s = 0;
-    for (int i = 0; i < 4; ++i) s += static_cast<double>(g.next() >> 11) * 0x1p-53;
-    x = fb(static_cast<float>((s - 2.0) * scale));
-  }
-  return v;
-}
-
-const InputClass kClasses[] = {
-    {"all-zero", [](SplitMix64&, int n, float) {
-       return std::vector<uint32_t>(n, 0);
-     }},
-    {"gaussian", [](SplitMix64& g, int n, float) {
-       return gaussianish(g, n, std::ldexp(1.0f, static_cast<int>(g.next() % 40) - 20));
-     }},
-    {"amax just above max*2^k", [](SplitMix64& g, int n, float m) {
-       auto v = gaussianish(g, n, 1.0f);
-       const float k = std::ldexp(1.0f, static_cast<int>(g.next() % 20) - 10);
-       v[g.next() % n] = fb(std::nextafter(m * k, INFINITY) *
-                            (1.0f + 0x1p-20f * static_cast<float>(g.next() % 8)));
-       return v;
-     }},
-    {"amax just below 2^k", [](SplitMix64& g, int n, float) {
-       auto v = gaussianish(g, n, 0.25f);
-       v[g.next() % n] = fb(std::nextafter(
-           std::ldexp(1.0f, static_cast<int>(g.next() % 20) - 10), 0.0f));
-       return v;
-     }},
-    {"amax exactly 2^k", [](SplitMix64& g, int n, float) {
-       auto v = gaussianish(g, n, 0.25f);
-       v[g.next() % n] = fb(std::ldexp(1.0f, static_cast<int>(g.next() % 20) - 10));
-       return v;
-     }},
-    {"tiny amax (f32 subnormal / < 2^-118)", [](SplitMix64& g, int n, float) {
-       return gaussianish(g, n, std::ldexp(1.0f, -120 - static_cast<int>(g.next() % 20)));
-     }},
-    {"huge amax (near FLT_MAX)", [](SplitMix64& g, int n, float) {
-       auto v = gaussianish(g, n, 1e30f);
-       v[0] = fb(std::ldexp(1.0f, 127) * (1.0f + static_cast<float>(g.next() % 100) / 128.0f));
-       return v;
-     }},
-    {"contains Inf", [](SplitMix64& g, int n, float) {
-       auto v = gaussianish(g, n, 1.0f);
-       v[g.next() % n] = 0x7F800000u;
-       return v;
-     }},
-    {"contains NaN", [](SplitMix64& g, int n, float) {
-       auto v = gaussianish(g, n, 1.0f);
-       v[g.next() % n] = 0x7FC00000u;
-       return v;
-     }},
-    {"negative zeros and tiny negatives", [](SplitMix64& g, int n, float) {
-       auto v = gaussianish(g, n, 1.0f);
-       v[0] = 0x80000000u;
-       v[1] = fb(-1e-30f);
-       return v;
-     }},
-};
-
 int run_diff(const std::string& a, const std::string& b, const std::string& e,
              int per_class, uint64_t seed) {
   const MxProfile* pa = find_mx_profile(a);
@@ -277,8 +208,6 @@ int run_diff(const std::string& a, const std::string& b, const std::string& e,
   const int n = pa->block;
   MxProfile pb_same = *pb;
   pb_same.block = n;  // compare on the same blocks
-  const float emax = std::bit_cast<float>(static_cast<uint32_t>(
-      convert(*elem, Fmt::kF32, max_finite_bits(*elem, false))));
   fmt::print("{} vs {} ({}, block {}), {} blocks per class\n", a, b,
              desc(*elem).name, n, per_class);
   fmt::print("{:<38} {:>8} {:>8} {:>9}  example (scale A/B, first differing "
@@ -286,11 +215,11 @@ int run_diff(const std::string& a, const std::string& b, const std::string& e,
              "input class", "blocks", "scale!=", "codes!=");
   SplitMix64 g(seed);
   int any = 0;
-  for (const InputClass& c : kClasses) {
+  for (size_t c = 0; c < block_class_count(); ++c) {
     int ds = 0, dc = 0;
     std::string example;
     for (int i = 0; i < per_class; ++i) {
-      const auto x = c.make(g, n, emax);
+      const auto x = block_class_case(c, g, n, *elem);
       const MxBlock ba = mx_quantize_block(*pa, *elem, x);
       const MxBlock bb = mx_quantize_block(pb_same, *elem, x);
       const bool s = ba.scale != bb.scale, k = ba.codes != bb.codes;
@@ -308,8 +237,8 @@ int run_diff(const std::string& a, const std::string& b, const std::string& e,
       }
     }
     any += ds + dc;
-    fmt::print("{:<38} {:>8} {:>8} {:>9}  {}\n", c.name, per_class, ds, dc,
-               example);
+    fmt::print("{:<38} {:>8} {:>8} {:>9}  {}\n", block_class_name(c), per_class,
+               ds, dc, example);
   }
   fmt::print("\n{}\n", any ? "the profiles differ on the classes above"
                            : "no difference found on these classes");

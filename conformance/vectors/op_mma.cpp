@@ -1,0 +1,177 @@
+// op=mma: one output element of an instruction model (K a multiple of L,
+// chained in increasing k). Fields as `mxc mma`: A[K] B[K] SA SB C -> D.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "conformance/hex_io.h"
+#include "conformance/vectors/op.h"
+#include "conformance/vectors/ops_internal.h"
+#include "emu/mma/models.h"
+#include "emu/unpack.h"
+
+namespace mxc::vec {
+namespace {
+
+class MmaOp : public Op {
+ public:
+  explicit MmaOp(const Header& h) : lv_(level_of(h)) {
+    m_ = find_mma_model(h.get("model"));
+    if (!m_) throw std::invalid_argument("header: unknown model '" +
+                                         h.get("model") + "'");
+    const auto a = parse_format(h.get("a-fmt")), b = parse_format(h.get("b-fmt"));
+    auto ok = [&](std::optional<Fmt> f) {
+      return f && std::find(m_->ab_formats.begin(), m_->ab_formats.end(), *f) !=
+                      m_->ab_formats.end();
+    };
+    if (!ok(a) || !ok(b)) {
+      throw std::invalid_argument("header: a-fmt/b-fmt not taken by model " +
+                                  std::string(m_->name));
+    }
+    af_ = *a;
+    bf_ = *b;
+    try {
+      k_ = std::stoi(h.get("k", std::to_string(m_->k)));
+    } catch (const std::exception&) {
+      throw std::invalid_argument("header: k must be an integer");
+    }
+    blk_ = scale_block(m_->scales);
+    if (k_ <= 0 || k_ % m_->fdpa.L != 0 || (blk_ > 0 && k_ % blk_ != 0)) {
+      throw std::invalid_argument("header: k must be a multiple of L");
+    }
+  }
+  size_t ns() const { return blk_ > 0 ? static_cast<size_t>(k_ / blk_) : 0; }
+  int a_width() const { return af_ == Fmt::kTF32 ? 8 : hex_digits(af_); }
+  int b_width() const { return bf_ == Fmt::kTF32 ? 8 : hex_digits(bf_); }
+  std::vector<Field> inputs() const override {
+    std::vector<Field> f(static_cast<size_t>(k_), Field{"a", a_width()});
+    f.resize(f.size() + static_cast<size_t>(k_), Field{"b", b_width()});
+    f.resize(f.size() + ns(), Field{"scale_a", 2});
+    f.resize(f.size() + ns(), Field{"scale_b", 2});
+    f.push_back({"c", hex_digits(m_->c_fmt)});
+    return f;
+  }
+  std::vector<Field> results() const override {
+    return {{"d", hex_digits(m_->c_fmt)}};
+  }
+  size_t count() const override {
+    return lv_.level == 0 ? 64 : lv_.level == 1 ? 1000 : 100000;
+  }
+  std::vector<uint64_t> make_case(size_t i) const override {
+    uint64_t w = 0;
+    auto rnd = [&] { return case_random(lv_.seed, i, w++); };
+    std::vector<uint64_t> c;
+    const uint64_t am = af_ == Fmt::kTF32 ? 0xFFFFFFFFu : desc(af_).storage_mask();
+    const uint64_t bm = bf_ == Fmt::kTF32 ? 0xFFFFFFFFu : desc(bf_).storage_mask();
+    const int shape = static_cast<int>(i % 4);  // 0 random, 1 cancel, 2 tiny, 3 big C
+    for (int k = 0; k < k_; ++k) c.push_back(rnd() & am);
+    for (int k = 0; k < k_; ++k) c.push_back(rnd() & bm);
+    if (shape == 1) {
+      for (int k = 1; k < k_; k += 2) {
+        c[k] = c[k - 1];
+        c[k_ + k] = c[k_ + k - 1] ^ (bf_ == Fmt::kTF32 ? 0x80000000u
+                                                       : desc(bf_).sign_mask());
+      }
+    }
+    const bool ue4m3 = scale_format(m_->scales) == Fmt::kUE4M3;
+    for (size_t s = 0; s < 2 * ns(); ++s) {
+      const uint64_t r = rnd();
+      c.push_back(ue4m3 ? r % 0x7F : (shape == 2 ? 127 - 40 + r % 20 : 127 - 12 + r % 25));
+    }
+    uint64_t cv = rnd();
+    if (m_->c_fmt == Fmt::kF32) {
+      const uint64_t e = shape == 3 ? 140 + cv % 20 : 110 + cv % 30;
+      cv = ((cv >> 8) & 0x807FFFFFu) | (e << 23);
+    } else {
+      cv &= 0xFFFF;
+      if ((cv & 0x7C00) == 0x7C00) cv &= 0xBFFF;
+    }
+    c.push_back(i % 8 == 0 ? 0 : cv);
+    return c;
+  }
+  std::vector<uint64_t> expected(std::span<const uint64_t> in) const override {
+    return {run(*m_, in)};
+  }
+  uint64_t run(const MmaModel& m, std::span<const uint64_t> in) const {
+    const size_t k = static_cast<size_t>(k_);
+    return mma_dot(m, af_, bf_, in.subspan(0, k), in.subspan(k, k), in.back(),
+                   in.subspan(2 * k, ns()), in.subspan(2 * k + ns(), ns()));
+  }
+  std::string classify(std::span<const uint64_t> in, std::span<const uint64_t> want,
+                       std::span<const uint64_t> got) const override {
+    const Fmt o = m_->c_fmt;
+    const Unpacked w = unpack(o, want[0]), g = unpack(o, got[0]);
+    if (w.cls == Class::kNaN && g.cls == Class::kNaN) return "nan-payload";
+    if (w.cls == Class::kZero && g.cls == Class::kZero) return "sign-of-zero";
+    if ((w.cls == Class::kNaN) != (g.cls == Class::kNaN)) return "nan-policy";
+    // Accumulation width: does another model's datapath give this result?
+    for (const MmaModel& other : mma_models()) {
+      if (&other == m_ || other.c_fmt != o || other.scales != m_->scales ||
+          k_ % other.fdpa.L != 0)
+        continue;
+      if (std::find(other.ab_formats.begin(), other.ab_formats.end(), af_) ==
+              other.ab_formats.end() ||
+          std::find(other.ab_formats.begin(), other.ab_formats.end(), bf_) ==
+              other.ab_formats.end())
+        continue;
+      if (run(other, in) == got[0]) {
+        return "accumulation-width:" + std::string(other.name);
+      }
+    }
+    // Order of accumulation: chunks in reverse k order.
+    if (k_ > m_->fdpa.L) {
+      std::vector<uint64_t> r(in.begin(), in.end());
+      const size_t k = static_cast<size_t>(k_), L = static_cast<size_t>(m_->fdpa.L);
+      for (size_t part : {size_t{0}, k}) {
+        for (size_t c0 = 0; c0 < k / 2; c0 += L)
+          for (size_t j = 0; j < L && c0 < k - L - c0; ++j)
+            std::swap(r[part + c0 + j], r[part + k - L - c0 + j]);
+      }
+      if (blk_ == 0 && run(*m_, r) == got[0]) return "order-of-accumulation";
+    }
+    return "other";
+  }
+  std::string decode_results(std::span<const uint64_t> r) const override {
+    return describe(m_->c_fmt, r[0]);
+  }
+  std::string accepted(std::span<const uint64_t> want,
+                       std::span<const uint64_t> got,
+                       const std::vector<std::string>& allow) const override {
+    return accept_element(m_->c_fmt, want[0], got[0], allow);
+  }
+
+ private:
+  Level lv_;
+  const MmaModel* m_;
+  Fmt af_, bf_;
+  int k_, blk_;
+};
+
+}  // namespace
+
+std::unique_ptr<Op> make_mma_op(const Header& h) {
+  return std::make_unique<MmaOp>(h);
+}
+
+std::unique_ptr<Op> make_op(const Header& h) {
+  const std::string op = h.get("op");
+  if (op == "convert") return make_convert_op(h);
+  if (op == "mx-quantize") return make_mx_quantize_op(h);
+  if (op == "nvfp4-quantize") return make_nvfp4_quantize_op(h);
+  if (op == "mx-dot") return make_mx_dot_op(h);
+  if (op == "mma") return make_mma_op(h);
+  throw std::invalid_argument(op.empty() ? "header: no op= line"
+                                         : "header: unknown op '" + op + "'");
+}
+
+std::string op_help() {
+  return "ops and their header keys:\n"
+         "  convert         from to round [overflow=format|satfinite] [relu=0|1]\n"
+         "  mx-quantize     profile [elem] [block]\n"
+         "  nvfp4-quantize  profile [sr=0|1]\n"
+         "  mx-dot          elem-a elem-b [blocks] [out=f32|f16|bf16] [round]\n"
+         "  mma             model a-fmt b-fmt [k]\n";
+}
+
+}  // namespace mxc::vec

@@ -1,0 +1,148 @@
+#include "conformance/vectors/vector_file.h"
+
+#include <fmt/format.h>
+
+namespace mxc::vec {
+
+std::string Header::get(const std::string& key, const std::string& dflt) const {
+  const auto it = kv.find(key);
+  return it == kv.end() ? dflt : it->second;
+}
+
+const std::vector<std::string>& standard_keys() {
+  static const std::vector<std::string> k = {
+      "mxconform-vectors", "op",   "spec",  "generator", "seed",
+      "prng",              "level", "shard", "cases",     "fields"};
+  return k;
+}
+
+std::string write_header(const Header& h) {
+  std::string out;
+  for (const auto& k : standard_keys()) {
+    if (h.has(k)) out += fmt::format("# {}={}\n", k, h.get(k));
+  }
+  for (const auto& [k, v] : h.kv) {
+    bool standard = false;
+    for (const auto& s : standard_keys()) standard |= s == k;
+    if (!standard) out += fmt::format("# {}={}\n", k, v);
+  }
+  return out;
+}
+
+Reader::Reader(std::istream& in, std::string name)
+    : in_(in), name_(std::move(name)) {}
+
+void Reader::fail(const std::string& what) const {
+  throw InputError(name_, line_, what);
+}
+
+bool Reader::read_line() {
+  line_buf_.clear();
+  int c;
+  bool any = false;
+  while ((c = in_.get()) != EOF) {
+    any = true;
+    if (c == '\n') break;
+    if (line_buf_.size() >= kMaxLineBytes) {
+      ++line_;
+      fail(fmt::format("line longer than {} bytes", kMaxLineBytes));
+    }
+    line_buf_.push_back(static_cast<char>(c));
+  }
+  if (!any) return false;
+  ++line_;
+  if (!line_buf_.empty() && line_buf_.back() == '\r') line_buf_.pop_back();
+  for (unsigned char ch : line_buf_) {
+    if (ch == '\t') continue;
+    if (ch < 0x20 || ch > 0x7E) {
+      fail(fmt::format("byte 0x{:02X} is not text (binary data?)", ch));
+    }
+  }
+  return true;
+}
+
+const Header& Reader::header() {
+  if (header_done_) return header_;
+  header_done_ = true;
+  while (read_line()) {
+    if (line_buf_.empty()) continue;
+    if (line_buf_[0] != '#') {
+      pending_ = true;
+      break;
+    }
+    std::string_view s(line_buf_);
+    s.remove_prefix(1);
+    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+    if (s.empty()) continue;
+    const auto eq = s.find('=');
+    if (eq == std::string_view::npos || eq == 0) {
+      fail(fmt::format("header line is not key=value: '{}'", line_buf_));
+    }
+    const std::string key(s.substr(0, eq));
+    if (header_.has(key)) fail(fmt::format("header key '{}' repeated", key));
+    header_.kv[key] = std::string(s.substr(eq + 1));
+  }
+  if (header_.has("mxconform-vectors")) {
+    const std::string v = header_.get("mxconform-vectors");
+    if (v != std::to_string(kFormatVersion)) {
+      fail(fmt::format("format version {} is not understood (this mxc reads "
+                       "version {})",
+                       v, kFormatVersion));
+    }
+  }
+  return header_;
+}
+
+bool Reader::next(std::vector<std::string_view>& fields) {
+  header();
+  for (;;) {
+    if (pending_) {
+      pending_ = false;
+    } else if (!read_line()) {
+      return false;
+    }
+    if (line_buf_.empty()) continue;
+    if (line_buf_[0] == '#') fail("header line after the first case");
+    fields.clear();
+    std::string_view s(line_buf_);
+    size_t i = 0;
+    while (i < s.size()) {
+      while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+      if (i >= s.size()) break;
+      size_t j = i;
+      while (j < s.size() && s[j] != ' ' && s[j] != '\t') ++j;
+      fields.push_back(s.substr(i, j - i));
+      i = j;
+    }
+    if (!fields.empty()) return true;
+  }
+}
+
+uint64_t parse_field(const Reader& r, std::string_view f, int width,
+                     const char* what) {
+  if (static_cast<int>(f.size()) != width) {
+    r.fail(fmt::format("{} '{}' has {} hex digits, expected {}", what, f,
+                       f.size(), width));
+  }
+  uint64_t v = 0;
+  for (char c : f) {
+    int d;
+    if (c >= '0' && c <= '9') {
+      d = c - '0';
+    } else if (c >= 'A' && c <= 'F') {
+      d = c - 'A' + 10;
+    } else if (c >= 'a' && c <= 'f') {
+      d = c - 'a' + 10;  // accepted on input; always written upper-case
+    } else {
+      r.fail(fmt::format("{} '{}': '{}' is not a hex digit", what, f, c));
+    }
+    v = (v << 4) | static_cast<uint64_t>(d);
+  }
+  return v;
+}
+
+std::string hex_field(uint64_t v, int width) {
+  return fmt::format("{:0{}X}", v, width);
+}
+
+}  // namespace mxc::vec

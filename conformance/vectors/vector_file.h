@@ -1,0 +1,77 @@
+// The golden-vector text format (docs/vector-format.md is normative): a
+// '#' header of key=value lines, then one case per line of upper-case,
+// fixed-width hex fields separated by single spaces. Readers stream line by
+// line (memory stays flat) and report every problem as file:line.
+#pragma once
+
+#include <cstdint>
+#include <istream>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mxc::vec {
+
+inline constexpr int kFormatVersion = 1;
+inline constexpr size_t kMaxLineBytes = 1 << 20;  // longer lines are refused
+
+// A problem with an input file: where, and what.
+class InputError : public std::runtime_error {
+ public:
+  InputError(const std::string& file, long line, const std::string& what)
+      : std::runtime_error(file + ":" + std::to_string(line) + ": " + what),
+        file_(file),
+        line_(line) {}
+  const std::string& file() const { return file_; }
+  long line() const { return line_; }
+
+ private:
+  std::string file_;
+  long line_;
+};
+
+// Header keys in the order they are written.
+struct Header {
+  std::map<std::string, std::string> kv;
+  std::string get(const std::string& key, const std::string& dflt = "") const;
+  bool has(const std::string& key) const { return kv.count(key) != 0; }
+};
+
+// The keys every file carries, in writing order; op-specific keys follow.
+const std::vector<std::string>& standard_keys();
+std::string write_header(const Header& h);
+
+// Reads a vector (or results) file: the header, then cases one at a time.
+class Reader {
+ public:
+  Reader(std::istream& in, std::string name);
+  // Parses the header; throws InputError on a malformed or missing one.
+  // A file with no '#' lines (a bare results file) gives an empty header.
+  const Header& header();
+  // Next case as fields (without parsing hex); false at end of file.
+  // Throws InputError for binary garbage, over-long lines, bad characters.
+  bool next(std::vector<std::string_view>& fields);
+  long line() const { return line_; }
+  const std::string& name() const { return name_; }
+  [[noreturn]] void fail(const std::string& what) const;
+
+ private:
+  bool read_line();
+  std::istream& in_;
+  std::string name_;
+  Header header_;
+  bool header_done_ = false;
+  bool pending_ = false;  // line_buf_ holds the first case line
+  std::string line_buf_;
+  long line_ = 0;
+};
+
+// Parse one fixed-width upper-case hex field; throws via reader.fail().
+uint64_t parse_field(const Reader& r, std::string_view f, int width,
+                     const char* what);
+std::string hex_field(uint64_t v, int width);
+
+}  // namespace mxc::vec

@@ -1,0 +1,162 @@
+#include "conformance/vectors/verify.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "conformance/vectors/op.h"
+
+namespace mxc::vec {
+namespace {
+
+std::string join_fields(std::span<const uint64_t> v,
+                        const std::vector<Field>& f, size_t from, size_t n) {
+  std::string s;
+  const size_t shown = std::min<size_t>(n, 8);
+  for (size_t i = 0; i < shown; ++i) {
+    if (i) s += ' ';
+    s += hex_field(v[i], f[from + i].width);
+  }
+  if (n > shown) s += fmt::format(" ...({} fields)", n);
+  return s;
+}
+
+std::vector<uint64_t> parse_fields(const Reader& r,
+                                   const std::vector<std::string_view>& t,
+                                   size_t first,
+                                   const std::vector<Field>& spec) {
+  std::vector<uint64_t> v(spec.size());
+  for (size_t i = 0; i < spec.size(); ++i) {
+    v[i] = parse_field(r, t[first + i], spec[i].width, spec[i].name.c_str());
+  }
+  return v;
+}
+
+}  // namespace
+
+bool known_header_key(const std::string& key) {
+  static const std::set<std::string> k = {
+      "mxconform-vectors", "op", "spec", "generator", "seed", "prng", "level",
+      "shard", "cases", "fields", "from", "to", "round", "overflow", "relu",
+      "profile", "elem", "block", "sr", "elem-a", "elem-b", "blocks", "out",
+      "model", "a-fmt", "b-fmt", "k", "packing", "note"};
+  return k.count(key) != 0;
+}
+
+Report verify(std::istream& vin, const std::string& vname, std::istream* rin,
+              const std::string& rname, const VerifyOptions& o) {
+  Reader vr(vin, vname);
+  const Header& h = vr.header();
+  if (h.kv.empty()) vr.fail("no header: not an mxconform vector file");
+  if (!h.has("mxconform-vectors")) {
+    vr.fail("header has no mxconform-vectors=<version> line");
+  }
+  for (const auto& [k, v] : h.kv) {
+    if (!known_header_key(k)) {
+      vr.fail(fmt::format("header key '{}' is not understood by this mxc", k));
+    }
+  }
+  for (const std::string& req : o.require) {
+    const auto eq = req.find('=');
+    const std::string k = req.substr(0, eq), v = eq == std::string::npos ? "" : req.substr(eq + 1);
+    if (h.get(k) != v) {
+      vr.fail(fmt::format("header {}={} contradicts the option --require {}",
+                          k, h.get(k, "(absent)"), req));
+    }
+  }
+  std::unique_ptr<Op> op;
+  try {
+    op = make_op(h);
+  } catch (const std::invalid_argument& e) {
+    vr.fail(e.what());
+  }
+  const auto in_spec = op->inputs();
+  const auto out_spec = op->results();
+  std::vector<Field> all = in_spec;
+  all.insert(all.end(), out_spec.begin(), out_spec.end());
+
+  std::unique_ptr<Reader> rr;
+  if (rin) {
+    rr = std::make_unique<Reader>(*rin, rname);
+    const Header& rh = rr->header();
+    for (const auto& [k, v] : rh.kv) {
+      if (k == "cases" || k == "shard" || k == "generator") continue;
+      if (h.has(k) && h.get(k) != v) {
+        rr->fail(fmt::format("results header {}={} contradicts the vectors' "
+                             "{}={}",
+                             k, v, k, h.get(k)));
+      }
+    }
+  }
+
+  Report rep;
+  rep.file = rin ? rname : vname;
+  rep.op = h.get("op");
+  for (const auto& [k, v] : h.kv) {
+    if (k == "op" || k == "mxconform-vectors" || k == "generator" ||
+        k == "prng" || k == "fields" || k == "spec")
+      continue;
+    if (!rep.description.empty()) rep.description += ' ';
+    rep.description += k + "=" + v;
+  }
+  std::vector<std::string_view> vt, rt;
+  while (vr.next(vt)) {
+    if (vt.size() != all.size()) {
+      vr.fail(fmt::format("{} fields, expected {} ({} inputs + {} results)",
+                          vt.size(), all.size(), in_spec.size(),
+                          out_spec.size()));
+    }
+    const auto in = parse_fields(vr, vt, 0, in_spec);
+    std::vector<uint64_t> want, got;
+    if (rr) {
+      want = parse_fields(vr, vt, in_spec.size(), out_spec);
+      if (!rr->next(rt)) {
+        rr->fail(fmt::format("results end early: no result for vectors line {}",
+                             vr.line()));
+      }
+      if (rt.size() == out_spec.size()) {
+        got = parse_fields(*rr, rt, 0, out_spec);
+      } else if (rt.size() == all.size()) {
+        const auto rin_fields = parse_fields(*rr, rt, 0, in_spec);
+        if (rin_fields != in) {
+          rr->fail(fmt::format("inputs differ from vectors line {}", vr.line()));
+        }
+        got = parse_fields(*rr, rt, in_spec.size(), out_spec);
+      } else {
+        rr->fail(fmt::format("{} fields, expected {} (results) or {} (whole "
+                             "line)",
+                             rt.size(), out_spec.size(), all.size()));
+      }
+    } else {
+      got = parse_fields(vr, vt, in_spec.size(), out_spec);
+      want = op->expected(in);
+    }
+    ++rep.cases;
+    if (o.progress && (rep.cases & 0xFFFFF) == 0) o.progress(rep.cases);
+    if (got == want) continue;
+    const std::string acc = op->accepted(want, got, o.allow);
+    if (!acc.empty()) {
+      ++rep.accepted;
+      ++rep.accepted_by[acc];
+      continue;
+    }
+    ++rep.mismatches;
+    const std::string cls = op->classify(in, want, got);
+    ++rep.by_class[cls];
+    if (rep.first.size() < o.max_errors) {
+      rep.first.push_back(
+          {rr ? rr->line() : vr.line(), cls,
+           fmt::format("{} => {}  expected: {}   [{} vs {}]",
+                       join_fields(in, in_spec, 0, in.size()),
+                       join_fields(got, out_spec, 0, got.size()),
+                       join_fields(want, out_spec, 0, want.size()),
+                       op->decode_results(got), op->decode_results(want))});
+    }
+  }
+  if (rr && rr->next(rt)) {
+    rr->fail("more results than vectors");
+  }
+  return rep;
+}
+
+}  // namespace mxc::vec

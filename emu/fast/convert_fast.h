@@ -1,0 +1,63 @@
+// Fast f32 -> narrow-format conversions (issue 7, docs/performance.md):
+// a branch-free integer formulation of the rounding core, with a
+// hand-written AVX2 path chosen at run time (__builtin_cpu_supports) and a
+// scalar fallback. Every result is bit-identical to mxc::convert (the
+// reference, emu/convert.h); tests/test_fast_convert.cpp checks this on the
+// structured case set and, at MXC_TEST_LEVEL=2, on all 2^32 inputs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "emu/format.h"
+#include "emu/rounding.h"
+
+namespace mxc::fast {
+
+enum class Isa : uint8_t { kScalar, kAvx2 };
+
+// The best instruction set this machine supports (kAvx2 or kScalar).
+Isa best_isa();
+const char* isa_name(Isa i);
+
+// Whether the fast path covers f32 -> `to` under `r`: targets E4M3, E5M2,
+// E3M2, E2M3, E2M1, E8M0, UE4M3; modes RNE, RZ, RU, RD, RNA, round-to-odd;
+// every overflow policy; .relu or not. Anything else (stochastic rounding,
+// MXINT8, wide targets) goes through the reference in convert_f32_batch.
+bool covers(Fmt to, const RoundSpec& r);
+
+// out[i] = convert(kF32, to, in[i], r) for i < n, on the best ISA.
+void convert_f32_batch(Fmt to, const RoundSpec& r, const uint32_t* in,
+                       uint8_t* out, size_t n);
+// The same on a chosen ISA (kAvx2 on a machine without it runs scalar).
+void convert_f32_batch(Isa isa, Fmt to, const RoundSpec& r,
+                       const uint32_t* in, uint8_t* out, size_t n);
+
+// A prepared conversion: the per-(format, spec) constants computed once, for
+// callers that convert many short batches (block quantization, sweeps).
+struct Plan {
+  Fmt to = Fmt::kE4M3;
+  RoundSpec spec;
+  bool covered = false;  // false: every call goes to the reference
+  bool e8m0 = false;     // E8M0: no subnormals, the exponent's parity
+  bool is_signed = true;
+  bool relu = false;     // .relu on a signed target
+  int m = 0;             // fraction bits
+  int32_t c_sh = 0;      // shift = clamp(c_sh - E, 23 - m, 25)
+  int32_t c_off = 0;     // exponent offset = max(E - c_off, 0) << m
+  int32_t max_enc = 0;   // largest finite magnitude encoding
+  uint32_t sign_bit = 0;
+  uint8_t ovf[2] = {0, 0};  // overflow result by sign
+  uint8_t inf[2] = {0, 0};  // Inf input result by sign
+  uint8_t nan = 0;
+};
+Plan make_plan(Fmt to, const RoundSpec& r);
+void run_plan(const Plan& p, Isa isa, const uint32_t* in, uint8_t* out,
+              size_t n);
+uint8_t run_plan_one(const Plan& p, uint32_t x);
+
+namespace detail {
+bool avx2_run(const Plan& p, const uint32_t* in, uint8_t* out, size_t n);
+}  // namespace detail
+
+}  // namespace mxc::fast
