@@ -94,10 +94,11 @@ struct VerifyCli {
 
 int run_verify(const VerifyCli& o) {
   for (const std::string& a : o.allow) {
-    if (a != "nan-payload" && a != "sign-of-zero" && a.rfind("ulp=", 0) != 0) {
+    if (a != "nan-payload" && a != "sign-of-zero" && a != "flags" &&
+        a.rfind("ulp=", 0) != 0) {
       std::fprintf(stderr,
                    "mxc verify: error: --allow '%s': use nan-payload, "
-                   "sign-of-zero or ulp=N\n",
+                   "sign-of-zero, flags or ulp=N\n",
                    a.c_str());
       return 2;
     }
@@ -213,7 +214,8 @@ void add_vectors(CLI::App& app, int& exit_code) {
                  "whole lines); '-' for stdin");
   vc->add_option("--allow", v->allow,
                  "accept a documented variation, named in the report: "
-                 "nan-payload, sign-of-zero, ulp=N");
+                 "nan-payload, sign-of-zero, ulp=N, flags (convert: the "
+                 "subject gives no exception flags)");
   vc->add_option("--require", v->require,
                  "KEY=VALUE the header must carry (refuse otherwise)");
   vc->add_option("--max-errors", v->max_errors, "mismatch lines to print")

@@ -14,5 +14,6 @@ void add_block(CLI::App& app, int& exit_code);  // profiles, quantize, diff
 void add_bench(CLI::App& app, int& exit_code);
 void add_study(CLI::App& app, int& exit_code);  // conformance/study/
 void add_vectors(CLI::App& app, int& exit_code);  // gen + verify
+void add_conformance(CLI::App& app, int& exit_code);
 
 }  // namespace mxc::cli

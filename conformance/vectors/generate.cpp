@@ -37,6 +37,7 @@ size_t generate(Header h, const Shard& shard, std::ostream& out) {
     throw std::invalid_argument("shard must be i/n with 0 <= i < n");
   }
   const auto op = make_op(h);
+  for (const auto& [k, v] : op->resolved().kv) h.kv[k] = v;
   const auto in = op->inputs(), res = op->results();
   const size_t total = op->count();
   h.kv["mxconform-vectors"] = std::to_string(kFormatVersion);

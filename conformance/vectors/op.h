@@ -34,6 +34,9 @@ class Op {
                                std::span<const uint64_t> got) const = 0;
   // Decoded values of a result tuple, for reports ("448 (E4M3 7E)").
   virtual std::string decode_results(std::span<const uint64_t> r) const = 0;
+  // Header keys the op resolved from defaults (written by gen so that the
+  // header records every choice: round, overflow, packing, ...).
+  virtual Header resolved() const = 0;
   // Whether two results differ only in a way `allow` accepts; returns the
   // accepted variation's name or "".
   virtual std::string accepted(std::span<const uint64_t> want,

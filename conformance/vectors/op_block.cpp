@@ -29,6 +29,20 @@ std::vector<uint8_t> unpack_codes(Fmt elem, std::span<const uint8_t> b,
   if (elem == Fmt::kE2M3 || elem == Fmt::kE3M2) return unpack_fp6(b, n);
   return {b.begin(), b.end()};
 }
+const char* packing_name(Fmt elem) {
+  if (elem == Fmt::kE2M1) return "fp4-element-2i-low-nibble";
+  if (elem == Fmt::kE2M3 || elem == Fmt::kE3M2) return "fp6-4-in-3-le-bitstream";
+  return "one-byte-per-element";
+}
+
+// A header's packing= (if any) must be the one this op writes.
+void check_packing(const Header& h, Fmt elem) {
+  if (h.has("packing") && h.get("packing") != packing_name(elem)) {
+    throw std::invalid_argument("header: packing=" + h.get("packing") +
+                                " but this op packs " + packing_name(elem));
+  }
+}
+
 size_t packed_size(Fmt elem, size_t n) {
   if (elem == Fmt::kE2M1) return (n + 1) / 2;
   if (elem == Fmt::kE2M3 || elem == Fmt::kE3M2) return (n + 3) / 4 * 3;
@@ -110,6 +124,14 @@ class MxQuantizeOp : public Op {
     p_ = *p;
     elem_ = elem_of(h, "elem", std::string(desc(p->default_elem).name).c_str());
     p_.block = int_key(h, "block", p->block, 1, 4096);
+    check_packing(h, elem_);
+  }
+  Header resolved() const override {
+    Header h;
+    h.kv["elem"] = std::string(desc(elem_).name);
+    h.kv["block"] = std::to_string(p_.block);
+    h.kv["packing"] = packing_name(elem_);
+    return h;
   }
   std::vector<Field> inputs() const override {
     return std::vector<Field>(static_cast<size_t>(p_.block), Field{"x", 8});
@@ -164,6 +186,13 @@ class Nvfp4QuantizeOp : public Op {
     if (!p_) throw std::invalid_argument("header: unknown NVFP4 profile '" +
                                          h.get("profile") + "'");
     sr_ = int_key(h, "sr", 0, 0, 1) == 1;
+    check_packing(h, Fmt::kE2M1);
+  }
+  Header resolved() const override {
+    Header h;
+    h.kv["sr"] = sr_ ? "1" : "0";
+    h.kv["packing"] = packing_name(Fmt::kE2M1);
+    return h;
   }
   std::vector<Field> inputs() const override {
     std::vector<Field> f = {{"tensor_amax", 8}};
@@ -236,6 +265,13 @@ class MxDotOp : public Op {
       throw std::invalid_argument("header: out must be f32, f16 or bf16");
     out_ = *out;
     spec_ = parse_round_spec(h);
+  }
+  Header resolved() const override {
+    Header h;
+    h.kv["blocks"] = std::to_string(nb_);
+    h.kv["out"] = std::string(desc(out_).name);
+    h.kv["round"] = std::string(round_name(spec_.mode));
+    return h;
   }
   size_t k() const { return static_cast<size_t>(nb_) * 32; }
   std::vector<Field> inputs() const override {

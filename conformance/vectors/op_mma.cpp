@@ -41,6 +41,11 @@ class MmaOp : public Op {
       throw std::invalid_argument("header: k must be a multiple of L");
     }
   }
+  Header resolved() const override {
+    Header h;
+    h.kv["k"] = std::to_string(k_);
+    return h;
+  }
   size_t ns() const { return blk_ > 0 ? static_cast<size_t>(k_ / blk_) : 0; }
   int a_width() const { return af_ == Fmt::kTF32 ? 8 : hex_digits(af_); }
   int b_width() const { return bf_ == Fmt::kTF32 ? 8 : hex_digits(bf_); }
