@@ -145,17 +145,21 @@ void sweep_rows(size_t scale) {
              sum1 == sum2 ? "" : "  CHECKSUM MISMATCH");
 }
 
-int run(size_t scale) {
+int run(size_t scale, const std::string& only) {
+  auto want = [&](const char* what) { return only.empty() || only == what; };
   SplitMix64 g(7);
   fmt::print("{:<40} {:>14}   {:<28} {:>14}   ratio\n", "fast path", "rate",
              "baseline", "rate");
   // 1. Conversions and sweeps.
-  conversion_rows(scale, g);
-  sweep_rows(scale);
+  if (want("cvt")) conversion_rows(scale, g);
+  if (want("sweep")) sweep_rows(scale);
   // 2. MMA models vs the exact reference (products per second).
-  for (const char* name : {"sm90_wgmma_fp8_f32", "sm100_tcgen05_f8f6f4_f32",
-                           "sm100_tcgen05_mxf8f6f4",
-                           "sm100_tcgen05_mxf4nvf4_4x"}) {
+  std::vector<const char*> mma_names;
+  if (want("mma")) {
+    mma_names = {"sm90_wgmma_fp8_f32", "sm100_tcgen05_f8f6f4_f32",
+                 "sm100_tcgen05_mxf8f6f4", "sm100_tcgen05_mxf4nvf4_4x"};
+  }
+  for (const char* name : mma_names) {
     const MmaModel& m = *find_mma_model(name);
     const Fmt f = m.ab_formats[0];
     const int blk = scale_block(m.scales);
@@ -233,6 +237,7 @@ int run(size_t scale) {
 
 void add_bench(CLI::App& app, int& exit_code) {
   auto scale = std::make_shared<size_t>(4);
+  auto only = std::make_shared<std::string>();
   CLI::App* c = app.add_subcommand(
       "bench",
       "Measure the fast paths against baselines in the same run (ratios). "
@@ -240,7 +245,10 @@ void add_bench(CLI::App& app, int& exit_code) {
       "2^size");
   c->add_option("--size", *scale, "problem size exponent (0 = tiny)")
       ->capture_default_str();
-  c->callback([scale, &exit_code] { exit_code = run(*scale); });
+  c->add_option("--only", *only, "one group of rows: cvt, sweep, mma, quant")
+      ->check(CLI::IsMember({"cvt", "sweep", "mma", "quant"}));
+  c->callback(
+      [scale, only, &exit_code] { exit_code = run(*scale, *only); });
 }
 
 }  // namespace mxc::cli

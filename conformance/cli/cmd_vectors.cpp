@@ -23,7 +23,8 @@ struct GenOptions {
   std::vector<std::string> set;  // KEY=VALUE op keys
   // Convenience flags for the common keys.
   std::string from, to, round, overflow, profile, elem, model, a_fmt, b_fmt,
-      elem_a, elem_b, out_fmt, k, block, blocks, relu, sr;
+      elem_a, elem_b, out_fmt, k, block, blocks, relu, sr, layout, m, n,
+      split_k;
 };
 
 int run_gen(const GenOptions& o) {
@@ -37,7 +38,8 @@ int run_gen(const GenOptions& o) {
       {"model", &o.model},     {"a-fmt", &o.a_fmt},   {"b-fmt", &o.b_fmt},
       {"elem-a", &o.elem_a},   {"elem-b", &o.elem_b}, {"out", &o.out_fmt},
       {"k", &o.k},             {"block", &o.block},   {"blocks", &o.blocks},
-      {"relu", &o.relu},       {"sr", &o.sr}};
+      {"relu", &o.relu},       {"sr", &o.sr},         {"layout", &o.layout},
+      {"m", &o.m},             {"n", &o.n},           {"split-k", &o.split_k}};
   for (const auto& [k, v] : keys) {
     if (!v->empty()) h.kv[k] = *v;
   }
@@ -166,7 +168,8 @@ void add_vectors(CLI::App& app, int& exit_code) {
       "to regenerate the file, then one case per line (inputs then expected "
       "results, upper-case fixed-width hex). Same arguments, same bytes.");
   gc->add_option("op", g->op,
-                 "convert | mx-quantize | nvfp4-quantize | mx-dot | mma")
+                 "convert | mx-quantize | mx-dequantize | nvfp4-quantize | mx-dot | "
+                 "mma | gemm")
       ->required();
   gc->add_option("--level", g->level, "0 quick, 1 CI, 2 deep")
       ->capture_default_str();
@@ -195,7 +198,11 @@ void add_vectors(CLI::App& app, int& exit_code) {
   gc->add_option("--model", g->model, "mma: model (mxc models)");
   gc->add_option("--a-fmt", g->a_fmt, "mma: A element format");
   gc->add_option("--b-fmt", g->b_fmt, "mma: B element format");
-  gc->add_option("--k", g->k, "mma: K (a multiple of the model's L)");
+  gc->add_option("--k", g->k, "mma, gemm: K (a multiple of the model's L)");
+  gc->add_option("--layout", g->layout, "gemm: TN | NN | NT | TT");
+  gc->add_option("--m", g->m, "gemm: M");
+  gc->add_option("--n", g->n, "gemm: N");
+  gc->add_option("--split-k", g->split_k, "gemm: K slices, FP32 reduction");
   gc->callback([g, &exit_code] { exit_code = run_gen(*g); });
 
   auto v = std::make_shared<VerifyCli>();

@@ -242,7 +242,7 @@ void render_panel(std::string& o, const Panel& p, double ox, double oy,
       const std::string& cat = p.categories[c];
       const double cx = px0 + slot * (static_cast<double>(c) + 0.5);
       const size_t sp = cat.find(' ');
-      if (cat.size() * char_w > slot && sp != std::string::npos) {
+      if (static_cast<double>(cat.size()) * char_w > slot && sp != std::string::npos) {
         o += fmt::format(
             "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" "
             "font-size=\"11\">{}</text>\n"
@@ -265,6 +265,7 @@ void render_panel(std::string& o, const Panel& p, double ox, double oy,
     o += fmt::format("<g clip-path=\"url(#c{:.0f}_{:.0f})\">\n", ox, oy);
     for (size_t s = 0; s < p.lines.size(); ++s) {
       const LineSeries& ls = p.lines[s];
+      const size_t ci = ls.color >= 0 ? static_cast<size_t>(ls.color) : s;
       std::string pts;
       std::string marks;
       for (size_t i = 0; i < ls.x.size() && i < ls.y.size(); ++i) {
@@ -274,12 +275,12 @@ void render_panel(std::string& o, const Panel& p, double ox, double oy,
         if (ls.x.size() <= 40)
           marks += fmt::format(
               "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.8\" fill=\"{}\"/>\n",
-              x, y, color(s));
+              x, y, color(ci));
       }
       o += fmt::format(
           "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" "
           "stroke-width=\"2\"{}/>\n",
-          pts, color(s), ls.dashed ? " stroke-dasharray=\"6,4\"" : "");
+          pts, color(ci), ls.dashed ? " stroke-dasharray=\"6,4\"" : "");
       o += marks;
     }
     o += "</g>\n";
@@ -309,16 +310,19 @@ void render_panel(std::string& o, const Panel& p, double ox, double oy,
   for (size_t i = 0; i < labels.size(); ++i) {
     const double x = px0 + pos[i].first, y = ly0 + 18.0 * pos[i].second;
     const bool dashed = !bars && p.lines[i].dashed;
+    const size_t ci = !bars && p.lines[i].color >= 0
+                          ? static_cast<size_t>(p.lines[i].color)
+                          : i;
     if (bars) {
       o += fmt::format(
           "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"22\" height=\"10\" "
           "fill=\"{}\"/>\n",
-          x, y - 9, color(i));
+          x, y - 9, color(ci));
     } else {
       o += fmt::format(
           "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" "
           "stroke=\"{}\" stroke-width=\"2.5\"{}/>\n",
-          x, y - 4, x + 22, y - 4, color(i),
+          x, y - 4, x + 22, y - 4, color(ci),
           dashed ? " stroke-dasharray=\"6,4\"" : "");
     }
     o += fmt::format(

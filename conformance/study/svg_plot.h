@@ -12,9 +12,13 @@
 namespace mxc::study {
 
 struct LineSeries {
+  LineSeries(std::string l, std::vector<double> xs = {},
+             std::vector<double> ys = {}, bool dash = false)
+      : label(std::move(l)), x(std::move(xs)), y(std::move(ys)), dashed(dash) {}
   std::string label;
   std::vector<double> x, y;
   bool dashed = false;
+  int color = -1;  // palette index; -1: the series' position
 };
 
 struct BarSeries {
@@ -47,6 +51,15 @@ struct Figure {
   int panel_width = 560;
   int panel_height = 400;
 };
+
+inline Panel make_panel(std::string title, std::string xlabel,
+                        std::string ylabel) {
+  Panel p;
+  p.title = std::move(title);
+  p.xlabel = std::move(xlabel);
+  p.ylabel = std::move(ylabel);
+  return p;
+}
 
 // The SVG document (UTF-8 text). Non-positive values on a log axis are
 // skipped; NaN values are skipped everywhere.

@@ -335,7 +335,92 @@ class MxDotOp : public Op {
   RoundSpec spec_;
 };
 
+// op=mx-dequantize: scale + packed elements -> f32 (exact, rounded once).
+class MxDequantizeOp : public Op {
+ public:
+  explicit MxDequantizeOp(const Header& h) : lv_(level_of(h)) {
+    elem_ = elem_of(h, "elem", "e4m3");
+    block_ = int_key(h, "block", 32, 1, 4096);
+    check_packing(h, elem_);
+  }
+  Header resolved() const override {
+    Header h;
+    h.kv["elem"] = std::string(desc(elem_).name);
+    h.kv["block"] = std::to_string(block_);
+    h.kv["packing"] = packing_name(elem_);
+    return h;
+  }
+  size_t nbytes() const { return packed_size(elem_, static_cast<size_t>(block_)); }
+  std::vector<Field> inputs() const override {
+    std::vector<Field> f = {{"scale", 2}};
+    f.resize(1 + nbytes(), Field{"byte", 2});
+    return f;
+  }
+  std::vector<Field> results() const override {
+    return std::vector<Field>(static_cast<size_t>(block_), Field{"x", 8});
+  }
+  size_t count() const override {
+    return lv_.level == 0 ? 64 : lv_.level == 1 ? 512 : 65536;
+  }
+  std::vector<uint64_t> make_case(size_t i) const override {
+    // Every scale byte in turn (incl. 0x00, 0xFE, 0xFF), random codes.
+    std::vector<uint64_t> c = {i % 256};
+    std::vector<uint8_t> codes(static_cast<size_t>(block_));
+    for (size_t j = 0; j < codes.size(); ++j)
+      codes[j] = static_cast<uint8_t>(case_random(lv_.seed, i, j) &
+                                      desc(elem_).storage_mask());
+    for (uint8_t b : pack_codes(elem_, codes)) c.push_back(b);
+    return c;
+  }
+  std::vector<uint64_t> expected(std::span<const uint64_t> in) const override {
+    std::vector<uint8_t> b(in.begin() + 1, in.end());
+    MxBlock blk{static_cast<uint8_t>(in[0]),
+                unpack_codes(elem_, b, static_cast<size_t>(block_))};
+    const auto x = mx_dequantize_block(elem_, blk);
+    return {x.begin(), x.end()};
+  }
+  std::string classify(std::span<const uint64_t> in, std::span<const uint64_t> want,
+                       std::span<const uint64_t> got) const override {
+    for (size_t j = 0; j < want.size(); ++j) {
+      if (want[j] == got[j]) continue;
+      const Unpacked w = unpack(Fmt::kF32, want[j]), g = unpack(Fmt::kF32, got[j]);
+      if (w.cls == Class::kNaN && g.cls == Class::kNaN) return "nan-payload";
+      if (w.cls == Class::kZero && g.cls == Class::kZero) return "sign-of-zero";
+      if (in[0] == 0 || in[0] == 0xFE) return "scale-extreme (" + hex_field(in[0], 2) + ")";
+      if (g.cls == Class::kZero) return "subnormal-flush";
+      return "element";
+    }
+    return "other";
+  }
+  std::string decode_results(std::span<const uint64_t> r) const override {
+    std::string s;
+    for (size_t j = 0; j < r.size() && j < 3; ++j)
+      s += (j ? " " : "") + describe(Fmt::kF32, r[j]);
+    return s + " ...";
+  }
+  std::string accepted(std::span<const uint64_t> want,
+                       std::span<const uint64_t> got,
+                       const std::vector<std::string>& allow) const override {
+    std::string name;
+    for (size_t j = 0; j < want.size(); ++j) {
+      if (want[j] == got[j]) continue;
+      name = accept_element(Fmt::kF32, want[j], got[j], allow);
+      if (name.empty()) return "";
+    }
+    return name;
+  }
+
+ private:
+  Level lv_;
+  Fmt elem_;
+  int block_;
+};
+
 }  // namespace
+
+std::unique_ptr<Op> make_mx_dequantize_op(const Header& h) {
+  return std::make_unique<MxDequantizeOp>(h);
+}
 
 std::unique_ptr<Op> make_mx_quantize_op(const Header& h) {
   return std::make_unique<MxQuantizeOp>(h);

@@ -8,6 +8,7 @@
 #include "conformance/hex_io.h"
 #include "conformance/vectors/op.h"
 #include "conformance/vectors/ops_internal.h"
+#include "emu/mma/gemm.h"
 #include "emu/mma/models.h"
 #include "emu/unpack.h"
 
@@ -37,8 +38,9 @@ class MmaOp : public Op {
       throw std::invalid_argument("header: k must be an integer");
     }
     blk_ = scale_block(m_->scales);
-    if (k_ <= 0 || k_ % m_->fdpa.L != 0 || (blk_ > 0 && k_ % blk_ != 0)) {
-      throw std::invalid_argument("header: k must be a multiple of L");
+    if (k_ <= 0 || k_ > 8192 || k_ % m_->fdpa.L != 0 ||
+        (blk_ > 0 && k_ % blk_ != 0)) {
+      throw std::invalid_argument("header: k must be a multiple of L, <= 8192");
     }
   }
   Header resolved() const override {
@@ -153,7 +155,144 @@ class MmaOp : public Op {
   int k_, blk_;
 };
 
+// op=gemm: a small GEMM composed from a model (emu/mma/gemm.h): A and B as
+// stored for the layout, plain block scales, C and D column-major.
+class GemmOp : public Op {
+ public:
+  explicit GemmOp(const Header& h) : lv_(level_of(h)) {
+    m_ = find_mma_model(h.get("model"));
+    if (!m_) throw std::invalid_argument("header: unknown model '" +
+                                         h.get("model") + "'");
+    const auto a = parse_format(h.get("a-fmt")), b = parse_format(h.get("b-fmt"));
+    auto ok = [&](std::optional<Fmt> f) {
+      return f && f != Fmt::kTF32 &&
+             std::find(m_->ab_formats.begin(), m_->ab_formats.end(), *f) !=
+                 m_->ab_formats.end();
+    };
+    if (!ok(a) || !ok(b)) {
+      throw std::invalid_argument("header: a-fmt/b-fmt not taken by model " +
+                                  std::string(m_->name));
+    }
+    p_.a_fmt = *a;
+    p_.b_fmt = *b;
+    if (!parse_layout(h.get("layout", "TN"), &p_.layout)) {
+      throw std::invalid_argument("header: layout must be TN, NN, NT or TT");
+    }
+    try {
+      p_.M = std::stoi(h.get("m", "2"));
+      p_.N = std::stoi(h.get("n", "2"));
+      p_.K = std::stoi(h.get("k", std::to_string(m_->k)));
+      p_.split_k = std::stoi(h.get("split-k", "1"));
+    } catch (const std::exception&) {
+      throw std::invalid_argument("header: m, n, k, split-k must be integers");
+    }
+    blk_ = scale_block(m_->scales);
+    if (p_.M < 1 || p_.N < 1 || p_.M > 64 || p_.N > 64 || p_.K < 1 ||
+        p_.K > 8192 ||
+        p_.split_k < 1 || p_.K % (m_->fdpa.L * p_.split_k) != 0) {
+      throw std::invalid_argument(
+          "header: m, n in 1..64 and k a multiple of split-k * L");
+    }
+  }
+  Header resolved() const override {
+    Header h;
+    h.kv["layout"] = std::string(layout_name(p_.layout));
+    h.kv["m"] = std::to_string(p_.M);
+    h.kv["n"] = std::to_string(p_.N);
+    h.kv["k"] = std::to_string(p_.K);
+    h.kv["split-k"] = std::to_string(p_.split_k);
+    return h;
+  }
+  size_t na() const { return static_cast<size_t>(p_.M) * p_.K; }
+  size_t nb() const { return static_cast<size_t>(p_.K) * p_.N; }
+  size_t nsa() const { return blk_ ? static_cast<size_t>(p_.M) * (p_.K / blk_) : 0; }
+  size_t nsb() const { return blk_ ? static_cast<size_t>(p_.N) * (p_.K / blk_) : 0; }
+  size_t nd() const { return static_cast<size_t>(p_.M) * p_.N; }
+  std::vector<Field> inputs() const override {
+    std::vector<Field> f(na(), Field{"a", hex_digits(p_.a_fmt)});
+    f.resize(f.size() + nb(), Field{"b", hex_digits(p_.b_fmt)});
+    f.resize(f.size() + nsa(), Field{"scale_a", 2});
+    f.resize(f.size() + nsb(), Field{"scale_b", 2});
+    f.resize(f.size() + nd(), Field{"c", hex_digits(m_->c_fmt)});
+    return f;
+  }
+  std::vector<Field> results() const override {
+    return std::vector<Field>(nd(), Field{"d", hex_digits(m_->c_fmt)});
+  }
+  size_t count() const override {
+    return lv_.level == 0 ? 8 : lv_.level == 1 ? 64 : 4096;
+  }
+  std::vector<uint64_t> make_case(size_t i) const override {
+    uint64_t w = 0;
+    auto rnd = [&] { return case_random(lv_.seed, i, w++); };
+    std::vector<uint64_t> c;
+    for (size_t j = 0; j < na(); ++j) c.push_back(rnd() & desc(p_.a_fmt).storage_mask());
+    for (size_t j = 0; j < nb(); ++j) c.push_back(rnd() & desc(p_.b_fmt).storage_mask());
+    const bool ue4m3 = scale_format(m_->scales) == Fmt::kUE4M3;
+    for (size_t j = 0; j < nsa() + nsb(); ++j)
+      c.push_back(ue4m3 ? rnd() % 0x7F : 127 - 10 + rnd() % 21);
+    for (size_t j = 0; j < nd(); ++j) {
+      uint64_t v = rnd();
+      if (m_->c_fmt == Fmt::kF32) {
+        v = ((v >> 8) & 0x807FFFFFu) | ((115 + v % 25) << 23);
+      } else {
+        v &= 0xFFFF;
+        if ((v & 0x7C00) == 0x7C00) v &= 0xBFFF;
+      }
+      c.push_back(i % 4 == 0 ? 0 : v);
+    }
+    return c;
+  }
+  std::vector<uint64_t> expected(std::span<const uint64_t> in) const override {
+    GemmProblem p = p_;
+    size_t o = 0;
+    auto take = [&](size_t n) {
+      std::vector<uint64_t> v(in.begin() + static_cast<long>(o),
+                              in.begin() + static_cast<long>(o + n));
+      o += n;
+      return v;
+    };
+    p.A = take(na());
+    p.B = take(nb());
+    p.SA = take(nsa());
+    p.SB = take(nsb());
+    p.C = take(nd());
+    return gemm(*m_, p);
+  }
+  std::string classify(std::span<const uint64_t>, std::span<const uint64_t> want,
+                       std::span<const uint64_t> got) const override {
+    size_t bad = 0, first = 0;
+    for (size_t j = 0; j < want.size(); ++j) {
+      if (want[j] != got[j] && bad++ == 0) first = j;
+    }
+    // A transposed read shows as most of D wrong; one element as a local
+    // difference.
+    if (bad > want.size() / 2) return "many-elements (layout?)";
+    const Unpacked w = unpack(m_->c_fmt, want[first]), g = unpack(m_->c_fmt, got[first]);
+    if (w.cls == Class::kNaN && g.cls == Class::kNaN) return "nan-payload";
+    if (w.cls == Class::kZero && g.cls == Class::kZero) return "sign-of-zero";
+    return "element";
+  }
+  std::string decode_results(std::span<const uint64_t> r) const override {
+    std::string s;
+    for (size_t j = 0; j < r.size() && j < 3; ++j) {
+      s += (j ? " " : "") + describe(m_->c_fmt, r[j]);
+    }
+    return s + (r.size() > 3 ? " ..." : "");
+  }
+
+ private:
+  Level lv_;
+  const MmaModel* m_;
+  GemmProblem p_;
+  int blk_;
+};
+
 }  // namespace
+
+std::unique_ptr<Op> make_gemm_op(const Header& h) {
+  return std::make_unique<GemmOp>(h);
+}
 
 std::unique_ptr<Op> make_mma_op(const Header& h) {
   return std::make_unique<MmaOp>(h);
@@ -166,6 +305,8 @@ std::unique_ptr<Op> make_op(const Header& h) {
   if (op == "nvfp4-quantize") return make_nvfp4_quantize_op(h);
   if (op == "mx-dot") return make_mx_dot_op(h);
   if (op == "mma") return make_mma_op(h);
+  if (op == "gemm") return make_gemm_op(h);
+  if (op == "mx-dequantize") return make_mx_dequantize_op(h);
   throw std::invalid_argument(op.empty() ? "header: no op= line"
                                          : "header: unknown op '" + op + "'");
 }
@@ -176,7 +317,10 @@ std::string op_help() {
          "  mx-quantize     profile [elem] [block]\n"
          "  nvfp4-quantize  profile [sr=0|1]\n"
          "  mx-dot          elem-a elem-b [blocks] [out=f32|f16|bf16] [round]\n"
-         "  mma             model a-fmt b-fmt [k]\n";
+         "  mma             model a-fmt b-fmt [k]\n"
+         "  gemm            model a-fmt b-fmt [layout=TN|NN|NT|TT] [m] [n] [k]\n"
+         "                  [split-k]\n"
+         "  mx-dequantize   elem [block]\n";
 }
 
 }  // namespace mxc::vec

@@ -16,6 +16,8 @@ std::unique_ptr<Op> make_mx_quantize_op(const Header& h);
 std::unique_ptr<Op> make_nvfp4_quantize_op(const Header& h);
 std::unique_ptr<Op> make_mx_dot_op(const Header& h);
 std::unique_ptr<Op> make_mma_op(const Header& h);
+std::unique_ptr<Op> make_gemm_op(const Header& h);
+std::unique_ptr<Op> make_mx_dequantize_op(const Header& h);
 
 RoundSpec parse_round_spec(const Header& h);
 // "448 (e4m3 7E)".

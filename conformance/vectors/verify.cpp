@@ -39,7 +39,8 @@ bool known_header_key(const std::string& key) {
       "mxconform-vectors", "op", "spec", "generator", "seed", "prng", "level",
       "shard", "cases", "fields", "from", "to", "round", "overflow", "relu",
       "profile", "elem", "block", "sr", "elem-a", "elem-b", "blocks", "out",
-      "model", "a-fmt", "b-fmt", "k", "packing", "note"};
+      "model", "a-fmt", "b-fmt", "k", "packing", "note", "layout", "m", "n",
+      "split-k"};
   return k.count(key) != 0;
 }
 

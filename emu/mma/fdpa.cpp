@@ -4,6 +4,7 @@
 #include <cassert>
 #include <stdexcept>
 
+#include "emu/fast/fdpa_fast.h"
 #include "emu/round_pack.h"
 #include "emu/unpack.h"
 
@@ -217,7 +218,9 @@ uint64_t fdpa_one(const FdpaParams& p, const FdpaOperands& o, size_t k0,
 
 }  // namespace
 
-uint64_t fdpa_chain(const FdpaParams& p, const FdpaOperands& o) {
+namespace {
+
+void check_chain(const FdpaParams& p, const FdpaOperands& o) {
   if (o.a.size() != o.b.size() || o.a.size() % p.L != 0 || p.L > 128 ||
       (p.G > 0 && p.L % p.G != 0)) {
     throw std::invalid_argument("fdpa: K must be a multiple of L (<= 128)");
@@ -230,9 +233,27 @@ uint64_t fdpa_chain(const FdpaParams& p, const FdpaOperands& o) {
        o.sb.size() * o.scale_block < o.b.size())) {
     throw std::invalid_argument("fdpa: too few scales for K");
   }
+}
+
+}  // namespace
+
+uint64_t fdpa_chain_reference(const FdpaParams& p, const FdpaOperands& o) {
+  check_chain(p, o);
   uint64_t c = o.c;
   for (size_t k0 = 0; k0 < o.a.size(); k0 += static_cast<size_t>(p.L)) {
     c = fdpa_one(p, o, k0, c);
+  }
+  return c;
+}
+
+uint64_t fdpa_chain(const FdpaParams& p, const FdpaOperands& o) {
+  check_chain(p, o);
+  // The 8-bit-operand kernel (emu/fast/fdpa_fast.h), chunk by chunk; a chunk
+  // it leaves (specials) goes to the reference fdpa_one.
+  const bool fast = fast::fdpa_covers(p, o);
+  uint64_t c = o.c;
+  for (size_t k0 = 0; k0 < o.a.size(); k0 += static_cast<size_t>(p.L)) {
+    if (!fast || !fast::fdpa_chunk(p, o, k0, c, c)) c = fdpa_one(p, o, k0, c);
   }
   return c;
 }

@@ -1,0 +1,299 @@
+// The gpu_check kernels. Each instruction is inline PTX behind the feature
+// macro of the targets that have it, so ptxas checks every instruction for
+// exactly the architectures it belongs to; elsewhere the kernel body is
+// empty and the probe kernel tells the host the family is absent.
+#include <cuda_fp4.h>
+#include <cuda_fp6.h>
+#include <cuda_fp8.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "gpu_check/device/kernels.h"
+#include "gpu_check/host/instr.h"
+
+#if defined(__CUDA_ARCH_SPECIFIC__)
+#define MXC_SPEC __CUDA_ARCH_SPECIFIC__
+#elif defined(__CUDA_ARCH_FAMILY_SPECIFIC__)
+#define MXC_SPEC __CUDA_ARCH_FAMILY_SPECIFIC__
+#else
+#define MXC_SPEC 0
+#endif
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+#define MXC_HAS_FP8 1
+#endif
+#if MXC_SPEC == 1000 || MXC_SPEC == 1030 || MXC_SPEC == 1200 || MXC_SPEC == 1210
+#define MXC_HAS_F6F4 1
+#endif
+#if MXC_SPEC == 1000 || MXC_SPEC == 1030
+#define MXC_HAS_RS 1
+#endif
+#if MXC_SPEC == 1200 || MXC_SPEC == 1210
+#define MXC_HAS_MMA120 1
+#endif
+
+namespace mxc::gpu::dev {
+namespace {
+
+__global__ void probe_kernel(unsigned* out) {
+  unsigned f = kFeatIntrinsics;
+#ifdef MXC_HAS_FP8
+  f |= kFeatFp8Cvt | kFeatMmaFp8;
+#endif
+#ifdef MXC_HAS_F6F4
+  f |= kFeatF6F4Cvt;
+#endif
+#ifdef MXC_HAS_RS
+  f |= kFeatCvtRs;
+#endif
+#ifdef MXC_HAS_MMA120
+  f |= kFeatMmaSm120;
+#endif
+  *out = f;
+}
+
+__device__ __forceinline__ float f(uint32_t x) { return __uint_as_float(x); }
+
+// Two f32 operands -> .b16 d.
+#define CVT2_F32_H(ins)                                                  \
+  {                                                                      \
+    unsigned short h;                                                    \
+    asm(ins " %0, %1, %2;" : "=h"(h) : "f"(f(a)), "f"(f(b)));            \
+    return h;                                                            \
+  }
+// Two f32 operands -> .b8 d.
+#define CVT2_F32_B8(ins)                                                 \
+  {                                                                      \
+    uint32_t r;                                                          \
+    asm("{ .reg .b8 t; " ins " t, %1, %2; cvt.u32.u8 %0, t; }"           \
+        : "=r"(r) : "f"(f(a)), "f"(f(b)));                               \
+    return r;                                                            \
+  }
+// .b16 source -> .b32 d (f16x2 / bf16x2).
+#define CVT1_H_R(ins)                                                    \
+  {                                                                      \
+    uint32_t r;                                                          \
+    asm(ins " %0, %1;" : "=r"(r) : "h"((unsigned short)a));              \
+    return r;                                                            \
+  }
+// .b32 source -> .b16 d.
+#define CVT1_R_H(ins)                                                    \
+  {                                                                      \
+    unsigned short h;                                                    \
+    asm(ins " %0, %1;" : "=h"(h) : "r"(a));                              \
+    return h;                                                            \
+  }
+
+__device__ uint32_t convert_one(int instr, uint32_t a, uint32_t b, uint32_t rb) {
+  (void)a;
+  (void)b;
+  (void)rb;
+  switch (instr) {
+#ifdef MXC_HAS_FP8
+    case kCvtE4m3x2F32: CVT2_F32_H("cvt.rn.satfinite.e4m3x2.f32")
+    case kCvtE4m3x2F32Relu: CVT2_F32_H("cvt.rn.satfinite.relu.e4m3x2.f32")
+    case kCvtE5m2x2F32: CVT2_F32_H("cvt.rn.satfinite.e5m2x2.f32")
+    case kCvtE5m2x2F32Relu: CVT2_F32_H("cvt.rn.satfinite.relu.e5m2x2.f32")
+    case kCvtE4m3x2F16x2: CVT1_R_H("cvt.rn.satfinite.e4m3x2.f16x2")
+    case kCvtE5m2x2F16x2: CVT1_R_H("cvt.rn.satfinite.e5m2x2.f16x2")
+    case kCvtF16x2E4m3x2: CVT1_H_R("cvt.rn.f16x2.e4m3x2")
+    case kCvtF16x2E4m3x2Relu: CVT1_H_R("cvt.rn.relu.f16x2.e4m3x2")
+    case kCvtF16x2E5m2x2: CVT1_H_R("cvt.rn.f16x2.e5m2x2")
+#endif
+#ifdef MXC_HAS_F6F4
+    case kCvtE2m1x2F32: CVT2_F32_B8("cvt.rn.satfinite.e2m1x2.f32")
+    case kCvtE2m1x2F32Relu: CVT2_F32_B8("cvt.rn.satfinite.relu.e2m1x2.f32")
+    case kCvtE2m3x2F32: CVT2_F32_H("cvt.rn.satfinite.e2m3x2.f32")
+    case kCvtE2m3x2F32Relu: CVT2_F32_H("cvt.rn.satfinite.relu.e2m3x2.f32")
+    case kCvtE3m2x2F32: CVT2_F32_H("cvt.rn.satfinite.e3m2x2.f32")
+    case kCvtE3m2x2F32Relu: CVT2_F32_H("cvt.rn.satfinite.relu.e3m2x2.f32")
+    case kCvtF16x2E2m1x2: {
+      uint32_t r;
+      asm("{ .reg .b8 t; cvt.u8.u32 t, %1; cvt.rn.f16x2.e2m1x2 %0, t; }"
+          : "=r"(r) : "r"(a));
+      return r;
+    }
+    case kCvtF16x2E2m3x2: CVT1_H_R("cvt.rn.f16x2.e2m3x2")
+    case kCvtF16x2E3m2x2: CVT1_H_R("cvt.rn.f16x2.e3m2x2")
+    case kCvtUe8m0x2F32Rz: CVT2_F32_H("cvt.rz.ue8m0x2.f32")
+    case kCvtUe8m0x2F32RzSat: CVT2_F32_H("cvt.rz.satfinite.ue8m0x2.f32")
+    case kCvtUe8m0x2F32Rp: CVT2_F32_H("cvt.rp.ue8m0x2.f32")
+    case kCvtUe8m0x2F32RpSat: CVT2_F32_H("cvt.rp.satfinite.ue8m0x2.f32")
+    case kCvtUe8m0x2Bf16x2Rz: CVT1_R_H("cvt.rz.ue8m0x2.bf16x2")
+    case kCvtUe8m0x2Bf16x2Rp: CVT1_R_H("cvt.rp.ue8m0x2.bf16x2")
+    case kCvtBf16x2Ue8m0x2: CVT1_H_R("cvt.rn.bf16x2.ue8m0x2")
+#endif
+#ifdef MXC_HAS_RS
+    case kCvtRsE4m3x4:
+    case kCvtRsE5m2x4:
+    case kCvtRsE2m3x4:
+    case kCvtRsE3m2x4: {
+      uint32_t r;
+      const float x = f(a);
+      if (instr == kCvtRsE4m3x4)
+        asm("cvt.rs.satfinite.e4m3x4.f32 %0, {%1, %1, %1, %1}, %2;" : "=r"(r) : "f"(x), "r"(rb));
+      else if (instr == kCvtRsE5m2x4)
+        asm("cvt.rs.satfinite.e5m2x4.f32 %0, {%1, %1, %1, %1}, %2;" : "=r"(r) : "f"(x), "r"(rb));
+      else if (instr == kCvtRsE2m3x4)
+        asm("cvt.rs.satfinite.e2m3x4.f32 %0, {%1, %1, %1, %1}, %2;" : "=r"(r) : "f"(x), "r"(rb));
+      else
+        asm("cvt.rs.satfinite.e3m2x4.f32 %0, {%1, %1, %1, %1}, %2;" : "=r"(r) : "f"(x), "r"(rb));
+      return r;
+    }
+    case kCvtRsE2m1x4: {
+      unsigned short h;
+      asm("cvt.rs.satfinite.e2m1x4.f32 %0, {%1, %1, %1, %1}, %2;" : "=h"(h) : "f"(f(a)), "r"(rb));
+      return h;
+    }
+    case kCvtRsF16x2F32: {
+      uint32_t r;
+      asm("cvt.rs.f16x2.f32 %0, %1, %1, %2;" : "=r"(r) : "f"(f(a)), "r"(rb));
+      return r;
+    }
+    case kCvtRsBf16x2F32: {
+      uint32_t r;
+      asm("cvt.rs.bf16x2.f32 %0, %1, %1, %2;" : "=r"(r) : "f"(f(a)), "r"(rb));
+      return r;
+    }
+#endif
+    case kNvF32x2ToE4m3Sat:
+      return __nv_cvt_float2_to_fp8x2(make_float2(f(a), f(b)), __NV_SATFINITE, __NV_E4M3);
+    case kNvF32x2ToE4m3NoSat:
+      return __nv_cvt_float2_to_fp8x2(make_float2(f(a), f(b)), __NV_NOSAT, __NV_E4M3);
+    case kNvF32x2ToE5m2Sat:
+      return __nv_cvt_float2_to_fp8x2(make_float2(f(a), f(b)), __NV_SATFINITE, __NV_E5M2);
+    case kNvF32x2ToE5m2NoSat:
+      return __nv_cvt_float2_to_fp8x2(make_float2(f(a), f(b)), __NV_NOSAT, __NV_E5M2);
+    case kNvE4m3x2ToF16x2: {
+      const __half2_raw h = __nv_cvt_fp8x2_to_halfraw2(
+          static_cast<__nv_fp8x2_storage_t>(a), __NV_E4M3);
+      return uint32_t{h.x} | (uint32_t{h.y} << 16);
+    }
+    case kNvF32x2ToE2m1:
+      return __nv_cvt_float2_to_fp4x2(make_float2(f(a), f(b)), __NV_E2M1, cudaRoundNearest);
+    case kNvF32x2ToE2m3:
+      return __nv_cvt_float2_to_fp6x2(make_float2(f(a), f(b)), __NV_E2M3, cudaRoundNearest);
+    case kNvF32x2ToE3m2:
+      return __nv_cvt_float2_to_fp6x2(make_float2(f(a), f(b)), __NV_E3M2, cudaRoundNearest);
+    case kNvF32ToE8m0RpSat:
+      return __nv_cvt_float_to_e8m0(f(a), __NV_SATFINITE, cudaRoundPosInf);
+    case kNvF32ToE8m0RzSat:
+      return __nv_cvt_float_to_e8m0(f(a), __NV_SATFINITE, cudaRoundZero);
+    default:
+      break;
+  }
+  return 0xDEADBEEFu;  // instruction not compiled for this target
+}
+
+__global__ void convert_kernel(int instr, const uint32_t* in0, const uint32_t* in1,
+                               const uint32_t* rbits, uint32_t* out, size_t n) {
+  for (size_t j = blockIdx.x * size_t{blockDim.x} + threadIdx.x; j < n;
+       j += size_t{gridDim.x} * blockDim.x) {
+    out[j] = convert_one(instr, in0[j], in1[j], rbits[j]);
+  }
+}
+
+#define MMA_FP8(ta, tb)                                                          \
+  asm volatile("mma.sync.aligned.m16n8k32.row.col.f32." ta "." tb ".f32 "       \
+               "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"     \
+               : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])                \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),        \
+                 "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]))
+#define MMA_KIND(ta, tb)                                                         \
+  asm volatile("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32." ta "." tb \
+               ".f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "                   \
+               "{%10,%11,%12,%13};"                                             \
+               : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])                \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),        \
+                 "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]))
+// Scale selectors {byte-id, thread-id} = {0, 0}: host/fragments.h.
+#define MMA_SCALED(shape, kind, vec, ta, tb, st)                                 \
+  asm volatile("mma.sync.aligned." shape ".row.col.kind::" kind                 \
+               ".block_scale.scale_vec::" vec ".f32." ta "." tb ".f32." st     \
+               " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13}, "    \
+               "{%14}, {%15, %16}, {%17}, {%15, %16};"                          \
+               : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])                \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),        \
+                 "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]),        \
+                 "r"(sa), "h"(zero), "h"(zero), "r"(sb))
+
+__global__ void mma_kernel(int instr, const uint32_t* ga, const uint32_t* gb,
+                           const uint32_t* gc, const uint32_t* gsa,
+                           const uint32_t* gsb, uint32_t* gd, size_t tiles) {
+  const size_t t = blockIdx.x * size_t{blockDim.x / 32} + threadIdx.x / 32;
+  if (t >= tiles) return;  // whole warps only: blockDim is a multiple of 32
+  const unsigned lane = threadIdx.x % 32;
+  uint32_t a[4], b[2];
+  float c[4], d[4] = {0, 0, 0, 0};
+  for (int r = 0; r < 4; ++r) a[r] = ga[(t * 32 + lane) * 4 + r];
+  for (int r = 0; r < 2; ++r) b[r] = gb[(t * 32 + lane) * 2 + r];
+  for (int r = 0; r < 4; ++r) c[r] = __uint_as_float(gc[(t * 32 + lane) * 4 + r]);
+  const uint32_t sa = gsa ? gsa[t * 32 + lane] : 0u;
+  const uint32_t sb = gsb ? gsb[t * 32 + lane] : 0u;
+  const unsigned short zero = 0;
+  (void)sa;
+  (void)sb;
+  (void)zero;
+  switch (instr) {
+#ifdef MXC_HAS_FP8
+    case kMmaFp8E4E4: MMA_FP8("e4m3", "e4m3"); break;
+    case kMmaFp8E4E5: MMA_FP8("e4m3", "e5m2"); break;
+    case kMmaFp8E5E4: MMA_FP8("e5m2", "e4m3"); break;
+    case kMmaFp8E5E5: MMA_FP8("e5m2", "e5m2"); break;
+#endif
+#ifdef MXC_HAS_MMA120
+    case kMmaF8f6f4E4E4: MMA_KIND("e4m3", "e4m3"); break;
+    case kMmaF8f6f4E4E5: MMA_KIND("e4m3", "e5m2"); break;
+    case kMmaF8f6f4E5E4: MMA_KIND("e5m2", "e4m3"); break;
+    case kMmaF8f6f4E5E5: MMA_KIND("e5m2", "e5m2"); break;
+    case kMmaMxf8E4E4: MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e4m3", "e4m3", "ue8m0"); break;
+    case kMmaMxf8E4E5: MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e4m3", "e5m2", "ue8m0"); break;
+    case kMmaMxf8E5E4: MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e5m2", "e4m3", "ue8m0"); break;
+    case kMmaMxf8E5E5: MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e5m2", "e5m2", "ue8m0"); break;
+    case kMmaMxf4: MMA_SCALED("m16n8k64", "mxf4", "2X", "e2m1", "e2m1", "ue8m0"); break;
+    case kMmaNvf4: MMA_SCALED("m16n8k64", "mxf4nvf4", "4X", "e2m1", "e2m1", "ue4m3"); break;
+#endif
+    default:
+      d[0] = d[1] = d[2] = d[3] = __uint_as_float(0xDEADBEEFu);
+  }
+  for (int r = 0; r < 4; ++r) gd[(t * 32 + lane) * 4 + r] = __float_as_uint(d[r]);
+}
+
+__global__ void hang_kernel(volatile unsigned* flag) {
+  while (*flag == 0) {
+  }
+}
+
+int grid_for(size_t n, int block) {
+  const size_t g = (n + block - 1) / block;
+  return static_cast<int>(g < 65535 ? (g ? g : 1) : 65535);
+}
+
+}  // namespace
+
+int launch_probe(unsigned* d_out) {
+  probe_kernel<<<1, 1>>>(d_out);
+  return static_cast<int>(cudaGetLastError());
+}
+
+int launch_convert(int instr, const uint32_t* in0, const uint32_t* in1,
+                   const uint32_t* rbits, uint32_t* out, size_t n) {
+  convert_kernel<<<grid_for(n, 256), 256>>>(instr, in0, in1, rbits, out, n);
+  return static_cast<int>(cudaGetLastError());
+}
+
+int launch_mma(int instr, const uint32_t* a, const uint32_t* b, const uint32_t* c,
+               const uint32_t* sfa, const uint32_t* sfb, uint32_t* d, size_t tiles) {
+  // 4 warps per block; the grid covers every tile (one warp each).
+  const size_t blocks = (tiles + 3) / 4;
+  mma_kernel<<<static_cast<unsigned>(blocks ? blocks : 1), 128>>>(instr, a, b, c, sfa, sfb, d, tiles);
+  return static_cast<int>(cudaGetLastError());
+}
+
+int launch_hang(unsigned* d_flag) {
+  hang_kernel<<<1, 1>>>(d_flag);
+  return static_cast<int>(cudaGetLastError());
+}
+
+}  // namespace mxc::gpu::dev

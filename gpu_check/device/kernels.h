@@ -1,0 +1,24 @@
+// Launchers of the gpu_check kernels (gpu_check/device/kernels.cu). Plain
+// C++ declarations: pointers are device pointers, the return value a
+// cudaError_t as int (0 = success), so callers need no CUDA headers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace mxc::gpu::dev {
+
+// Writes the Feature bits of the SASS that runs on this device to *d_out.
+int launch_probe(unsigned* d_out);
+// out[j] = instr(in0[j], in1[j], rbits[j]) for j < n.
+int launch_convert(int instr, const uint32_t* in0, const uint32_t* in1,
+                   const uint32_t* rbits, uint32_t* out, size_t n);
+// One warp per tile: a[t*32*4 + lane*4 + r], b[t*32*2 + lane*2 + r],
+// c/d[t*32*4 + lane*4 + r], sfa/sfb[t*32 + lane] (unused without scales).
+int launch_mma(int instr, const uint32_t* a, const uint32_t* b,
+               const uint32_t* c, const uint32_t* sfa, const uint32_t* sfb,
+               uint32_t* d, size_t tiles);
+// A kernel that never returns (watchdog test: mxc-gpu run --only hang).
+int launch_hang(unsigned* d_flag);
+
+}  // namespace mxc::gpu::dev

@@ -1,0 +1,83 @@
+// What the runner needs from a device: the CUDA backend (gpu_check/device)
+// runs the instructions; the test-only fake backend (gpu_check/tests)
+// computes them with the emulator and injects faults. The fake is never
+// linked into mxc-gpu, so it can never be used to claim conformance.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "emu/mma/gemm.h"
+#include "gpu_check/host/families.h"
+
+namespace mxc::gpu {
+
+struct DeviceInfo {
+  bool present = false;
+  std::string why;        // when absent: the CUDA error or "0 devices"
+  std::string name;       // "NVIDIA H200"
+  int cc = 0;             // 90 for 9.0, 120 for 12.0
+  unsigned features = 0;  // Feature bits of the SASS that runs (probe kernel)
+  std::string driver, runtime, cublaslt;
+  bool fake = false;      // the test backend
+};
+
+// A device-side failure: the CUDA error text. The runner adds the family
+// and case index.
+class BackendError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A batch of MMA tiles, lane-packed as host/fragments.h produces them.
+struct MmaBatch {
+  size_t tiles = 0;
+  std::vector<uint32_t> a, b, c;  // tiles * 32 * {a_regs, b_regs, 4}
+  std::vector<uint32_t> sfa, sfb; // tiles * 32 (empty without scales)
+};
+
+// cuBLASLt support-matrix entry.
+struct SupportEntry {
+  std::string format;   // "fp8-tensor", "fp8-vec128", "fp8-blk128x128", "mxfp8", "nvfp4"
+  std::string layout;   // TN, NN, NT, TT
+  std::string out;      // f32, bf16, f16
+  bool supported = false;
+  std::string detail;   // heuristic status / algorithm count / error
+};
+
+// One GEMM for cuBLASLt. A, B as stored per p.layout (codes), SA/SB plain
+// [row][kblock] (the backend lays them out as the library needs).
+struct GemmCase {
+  std::string format;   // "mxfp8" or "fp8-tensor"
+  GemmProblem p;
+  bool deterministic = true;  // split-K 1, reduction NONE
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual DeviceInfo probe() = 0;
+  // out[j] = the instruction on operands (in0[j], in1[j], rbits[j]).
+  virtual void convert(const Family& f, std::span<const uint32_t> in0,
+                       std::span<const uint32_t> in1,
+                       std::span<const uint32_t> rbits,
+                       std::span<uint32_t> out) = 0;
+  // d: tiles * 32 * 4 accumulator registers.
+  virtual void mma(const Family& f, const MmaBatch& b,
+                   std::vector<uint32_t>& d) = 0;
+  virtual std::vector<SupportEntry> cublaslt_support() { return {}; }
+  // D (M x N column-major f32 bits); false + why when it cannot run.
+  virtual bool cublaslt_gemm(const GemmCase&, std::vector<uint64_t>& d,
+                             std::string& why) {
+    d.clear();
+    why = "cuBLASLt not available in this backend";
+    return false;
+  }
+  // Launches a kernel that never finishes (watchdog self-test).
+  virtual void hang() {}
+};
+
+}  // namespace mxc::gpu

@@ -1,0 +1,268 @@
+#include "gpu_check/host/families.h"
+
+#include "gpu_check/host/instr.h"
+
+namespace mxc::gpu {
+namespace {
+
+vec::Header cvt_header(const char* from, const char* to, const char* round,
+                       const char* overflow, bool relu) {
+  vec::Header h;
+  h.kv["op"] = "convert";
+  h.kv["from"] = from;
+  h.kv["to"] = to;
+  h.kv["round"] = round;
+  h.kv["overflow"] = overflow;
+  h.kv["relu"] = relu ? "1" : "0";
+  return h;
+}
+
+Family cvt(std::string name, std::string ptx, int instr, vec::Header h,
+           unsigned needs, Slots slots, int src_shift, int dst_shift,
+           uint32_t dst_mask, std::vector<int> ccs = {}) {
+  Family f;
+  f.name = std::move(name);
+  f.ptx = std::move(ptx);
+  f.kind = FamilyKind::kConvert;
+  f.instr = instr;
+  f.header = std::move(h);
+  f.needs = needs;
+  f.ccs = std::move(ccs);
+  f.slots = slots;
+  f.src_shift = src_shift;
+  f.dst_shift = dst_shift;
+  f.dst_mask = dst_mask;
+  return f;
+}
+
+Family mma(std::string name, std::string ptx, int instr, const char* model,
+           const char* af, const char* bf, unsigned needs, std::vector<int> ccs,
+           FragShape shape, int scale_vec, std::string note = "") {
+  Family f;
+  f.name = std::move(name);
+  f.ptx = std::move(ptx);
+  f.kind = FamilyKind::kMma;
+  f.instr = instr;
+  f.header.kv["op"] = "mma";
+  f.header.kv["model"] = model;
+  f.header.kv["a-fmt"] = af;
+  f.header.kv["b-fmt"] = bf;
+  f.needs = needs;
+  f.ccs = std::move(ccs);
+  f.shape = shape;
+  f.scale_vec = scale_vec;
+  f.note = std::move(note);
+  return f;
+}
+
+std::vector<Family> build() {
+  std::vector<Family> v;
+  const unsigned k8 = kFeatFp8Cvt, k64 = kFeatF6F4Cvt, krs = kFeatCvtRs;
+  // --- sm_89+: FP8 ---------------------------------------------------------
+  for (const auto& [to, relu, id] :
+       {std::tuple{"e4m3", false, kCvtE4m3x2F32}, {"e4m3", true, kCvtE4m3x2F32Relu},
+        {"e5m2", false, kCvtE5m2x2F32}, {"e5m2", true, kCvtE5m2x2F32Relu}}) {
+    const std::string t = to;
+    v.push_back(cvt("cvt." + t + "x2.f32" + (relu ? ".relu" : ""),
+                    "cvt.rn.satfinite" + std::string(relu ? ".relu." : ".") + t + "x2.f32",
+                    id, cvt_header("f32", to, "rne", "satfinite", relu), k8,
+                    Slots::kPairAB, 0, 8, 0xFF));
+  }
+  v.push_back(cvt("cvt.e4m3x2.f16x2", "cvt.rn.satfinite.e4m3x2.f16x2", kCvtE4m3x2F16x2,
+                  cvt_header("f16", "e4m3", "rne", "satfinite", false), k8,
+                  Slots::kPairPacked, 16, 8, 0xFF));
+  v.push_back(cvt("cvt.e5m2x2.f16x2", "cvt.rn.satfinite.e5m2x2.f16x2", kCvtE5m2x2F16x2,
+                  cvt_header("f16", "e5m2", "rne", "satfinite", false), k8,
+                  Slots::kPairPacked, 16, 8, 0xFF));
+  v.push_back(cvt("cvt.f16x2.e4m3x2", "cvt.rn.f16x2.e4m3x2", kCvtF16x2E4m3x2,
+                  cvt_header("e4m3", "f16", "rne", "format", false), k8,
+                  Slots::kPairPacked, 8, 16, 0xFFFF));
+  v.push_back(cvt("cvt.f16x2.e4m3x2.relu", "cvt.rn.relu.f16x2.e4m3x2", kCvtF16x2E4m3x2Relu,
+                  cvt_header("e4m3", "f16", "rne", "format", true), k8,
+                  Slots::kPairPacked, 8, 16, 0xFFFF));
+  v.push_back(cvt("cvt.f16x2.e5m2x2", "cvt.rn.f16x2.e5m2x2", kCvtF16x2E5m2x2,
+                  cvt_header("e5m2", "f16", "rne", "format", false), k8,
+                  Slots::kPairPacked, 8, 16, 0xFFFF));
+  // --- sm_100a / sm_103a / sm_120a / sm_121a: FP6, FP4, UE8M0 -------------
+  for (const auto& [to, relu, id, shift, mask] :
+       {std::tuple{"e2m1", false, kCvtE2m1x2F32, 4, 0xFu},
+        {"e2m1", true, kCvtE2m1x2F32Relu, 4, 0xFu},
+        {"e2m3", false, kCvtE2m3x2F32, 8, 0x3Fu},
+        {"e2m3", true, kCvtE2m3x2F32Relu, 8, 0x3Fu},
+        {"e3m2", false, kCvtE3m2x2F32, 8, 0x3Fu},
+        {"e3m2", true, kCvtE3m2x2F32Relu, 8, 0x3Fu}}) {
+    const std::string t = to;
+    v.push_back(cvt("cvt." + t + "x2.f32" + (relu ? ".relu" : ""),
+                    "cvt.rn.satfinite" + std::string(relu ? ".relu." : ".") + t + "x2.f32",
+                    id, cvt_header("f32", to, "rne", "satfinite", relu), k64,
+                    Slots::kPairAB, 0, shift, mask));
+  }
+  v.push_back(cvt("cvt.f16x2.e2m1x2", "cvt.rn.f16x2.e2m1x2", kCvtF16x2E2m1x2,
+                  cvt_header("e2m1", "f16", "rne", "format", false), k64,
+                  Slots::kPairPacked, 4, 16, 0xFFFF));
+  v.push_back(cvt("cvt.f16x2.e2m3x2", "cvt.rn.f16x2.e2m3x2", kCvtF16x2E2m3x2,
+                  cvt_header("e2m3", "f16", "rne", "format", false), k64,
+                  Slots::kPairPacked, 8, 16, 0xFFFF));
+  v.push_back(cvt("cvt.f16x2.e3m2x2", "cvt.rn.f16x2.e3m2x2", kCvtF16x2E3m2x2,
+                  cvt_header("e3m2", "f16", "rne", "format", false), k64,
+                  Slots::kPairPacked, 8, 16, 0xFFFF));
+  for (const auto& [ptx, round, sat, id] :
+       {std::tuple{"cvt.rz.ue8m0x2.f32", "rz", false, kCvtUe8m0x2F32Rz},
+        {"cvt.rz.satfinite.ue8m0x2.f32", "rz", true, kCvtUe8m0x2F32RzSat},
+        {"cvt.rp.ue8m0x2.f32", "ru", false, kCvtUe8m0x2F32Rp},
+        {"cvt.rp.satfinite.ue8m0x2.f32", "ru", true, kCvtUe8m0x2F32RpSat}}) {
+    v.push_back(cvt(std::string("cvt.ue8m0x2.f32.") + (round[1] == 'z' ? "rz" : "rp") +
+                        (sat ? ".satfinite" : ""),
+                    ptx, id, cvt_header("f32", "e8m0", round, sat ? "satfinite" : "format", false),
+                    k64, Slots::kPairAB, 0, 8, 0xFF));
+  }
+  v.push_back(cvt("cvt.ue8m0x2.bf16x2.rz", "cvt.rz.ue8m0x2.bf16x2", kCvtUe8m0x2Bf16x2Rz,
+                  cvt_header("bf16", "e8m0", "rz", "format", false), k64,
+                  Slots::kPairPacked, 16, 8, 0xFF));
+  v.push_back(cvt("cvt.ue8m0x2.bf16x2.rp", "cvt.rp.ue8m0x2.bf16x2", kCvtUe8m0x2Bf16x2Rp,
+                  cvt_header("bf16", "e8m0", "ru", "format", false), k64,
+                  Slots::kPairPacked, 16, 8, 0xFF));
+  v.push_back(cvt("cvt.bf16x2.ue8m0x2", "cvt.rn.bf16x2.ue8m0x2", kCvtBf16x2Ue8m0x2,
+                  cvt_header("e8m0", "bf16", "rne", "format", false), k64,
+                  Slots::kPairPacked, 8, 16, 0xFFFF));
+  // --- sm_100a / sm_103a: stochastic rounding ------------------------------
+  for (const auto& [to, id, shift, mask] :
+       {std::tuple{"e4m3", kCvtRsE4m3x4, 8, 0xFFu}, {"e5m2", kCvtRsE5m2x4, 8, 0xFFu},
+        {"e2m1", kCvtRsE2m1x4, 4, 0xFu}, {"e2m3", kCvtRsE2m3x4, 8, 0x3Fu},
+        {"e3m2", kCvtRsE3m2x4, 8, 0x3Fu}}) {
+    const std::string t = to;
+    v.push_back(cvt("cvt.rs." + t + "x4.f32", "cvt.rs.satfinite." + t + "x4.f32", id,
+                    cvt_header("f32", to, "rs", "satfinite", false), krs, Slots::kRsX4,
+                    0, shift, mask));
+  }
+  v.push_back(cvt("cvt.rs.f16x2.f32", "cvt.rs.f16x2.f32", kCvtRsF16x2F32,
+                  cvt_header("f32", "f16", "rs-full", "format", false), krs,
+                  Slots::kRsX2, 0, 16, 0xFFFF));
+  v.push_back(cvt("cvt.rs.bf16x2.f32", "cvt.rs.bf16x2.f32", kCvtRsBf16x2F32,
+                  cvt_header("f32", "bf16", "rs-full", "format", false), krs,
+                  Slots::kRsX2, 0, 16, 0xFFFF));
+  // --- CUDA device intrinsics (every target; software where no cvt) -------
+  const unsigned ki = kFeatIntrinsics;
+  v.push_back(cvt("nv.float2_to_fp8x2.e4m3.satfinite",
+                  "__nv_cvt_float2_to_fp8x2(x, __NV_SATFINITE, __NV_E4M3)", kNvF32x2ToE4m3Sat,
+                  cvt_header("f32", "e4m3", "rne", "satfinite", false), ki, Slots::kPairXY, 0, 8, 0xFF));
+  v.push_back(cvt("nv.float2_to_fp8x2.e4m3.nosat",
+                  "__nv_cvt_float2_to_fp8x2(x, __NV_NOSAT, __NV_E4M3)", kNvF32x2ToE4m3NoSat,
+                  cvt_header("f32", "e4m3", "rne", "format", false), ki, Slots::kPairXY, 0, 8, 0xFF));
+  v.push_back(cvt("nv.float2_to_fp8x2.e5m2.satfinite",
+                  "__nv_cvt_float2_to_fp8x2(x, __NV_SATFINITE, __NV_E5M2)", kNvF32x2ToE5m2Sat,
+                  cvt_header("f32", "e5m2", "rne", "satfinite", false), ki, Slots::kPairXY, 0, 8, 0xFF));
+  v.push_back(cvt("nv.float2_to_fp8x2.e5m2.nosat",
+                  "__nv_cvt_float2_to_fp8x2(x, __NV_NOSAT, __NV_E5M2)", kNvF32x2ToE5m2NoSat,
+                  cvt_header("f32", "e5m2", "rne", "format", false), ki, Slots::kPairXY, 0, 8, 0xFF));
+  v.push_back(cvt("nv.fp8x2_to_halfraw2.e4m3", "__nv_cvt_fp8x2_to_halfraw2(x, __NV_E4M3)",
+                  kNvE4m3x2ToF16x2, cvt_header("e4m3", "f16", "rne", "format", false), ki,
+                  Slots::kPairPacked, 8, 16, 0xFFFF));
+  v.push_back(cvt("nv.float2_to_fp4x2.e2m1", "__nv_cvt_float2_to_fp4x2(x, __NV_E2M1, cudaRoundNearest)",
+                  kNvF32x2ToE2m1, cvt_header("f32", "e2m1", "rne", "satfinite", false), ki,
+                  Slots::kPairXY, 0, 4, 0xF));
+  v.push_back(cvt("nv.float2_to_fp6x2.e2m3", "__nv_cvt_float2_to_fp6x2(x, __NV_E2M3, cudaRoundNearest)",
+                  kNvF32x2ToE2m3, cvt_header("f32", "e2m3", "rne", "satfinite", false), ki,
+                  Slots::kPairXY, 0, 8, 0x3F));
+  v.push_back(cvt("nv.float2_to_fp6x2.e3m2", "__nv_cvt_float2_to_fp6x2(x, __NV_E3M2, cudaRoundNearest)",
+                  kNvF32x2ToE3m2, cvt_header("f32", "e3m2", "rne", "satfinite", false), ki,
+                  Slots::kPairXY, 0, 8, 0x3F));
+  v.push_back(cvt("nv.float_to_e8m0.rp.satfinite",
+                  "__nv_cvt_float_to_e8m0(x, __NV_SATFINITE, cudaRoundPosInf)", kNvF32ToE8m0RpSat,
+                  cvt_header("f32", "e8m0", "ru", "satfinite", false), ki, Slots::kSingle, 0, 0, 0xFF));
+  v.push_back(cvt("nv.float_to_e8m0.rz.satfinite",
+                  "__nv_cvt_float_to_e8m0(x, __NV_SATFINITE, cudaRoundZero)", kNvF32ToE8m0RzSat,
+                  cvt_header("f32", "e8m0", "rz", "satfinite", false), ki, Slots::kSingle, 0, 0, 0xFF));
+  // --- warp-level MMA -------------------------------------------------------
+  const char* f8[] = {"e4m3", "e5m2"};
+  for (int i = 0; i < 4; ++i) {
+    const char* a = f8[i >> 1];
+    const char* b = f8[i & 1];
+    const std::string ab = std::string(a) + "." + b;
+    v.push_back(mma("mma.m16n8k32.f32." + ab + "@sm89",
+                    "mma.sync.aligned.m16n8k32.row.col.f32." + ab + ".f32", kMmaFp8E4E4 + i,
+                    "sm89_mma_fp8_f32", a, b, kFeatMmaFp8, {89}, FragShape::kM16N8K32x8, 0));
+    v.push_back(mma("mma.m16n8k32.f32." + ab + "@sm90",
+                    "mma.sync.aligned.m16n8k32.row.col.f32." + ab + ".f32", kMmaFp8E4E4 + i,
+                    "sm90_mma_fp8_f32", a, b, kFeatMmaFp8, {90}, FragShape::kM16N8K32x8, 0,
+                    "emulated on Hopper (FP16 path, cutlass#1986): sequence assumed"));
+    v.push_back(mma("mma.m16n8k32.kind::f8f6f4.f32." + ab,
+                    "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32." + ab + ".f32",
+                    kMmaF8f6f4E4E4 + i, "sm120_mma_f8f6f4_f32", a, b, kFeatMmaSm120,
+                    {120, 121}, FragShape::kM16N8K32x8, 0));
+    v.push_back(mma("mma.m16n8k32.kind::mxf8f6f4.1X." + ab,
+                    "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale."
+                    "scale_vec::1X.f32." + ab + ".f32.ue8m0",
+                    kMmaMxf8E4E4 + i, "sm120_mma_mxf8f6f4", a, b, kFeatMmaSm120, {120, 121},
+                    FragShape::kM16N8K32x8, 1,
+                    "scale operand lanes per host/fragments.h (selectors 0, 0)"));
+  }
+  v.push_back(mma("mma.m16n8k64.kind::mxf4.2X.e2m1.e2m1",
+                  "mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.scale_vec::2X."
+                  "f32.e2m1.e2m1.f32.ue8m0",
+                  kMmaMxf4, "sm120_mma_mxf4", "e2m1", "e2m1", kFeatMmaSm120, {120, 121},
+                  FragShape::kM16N8K64x4, 2,
+                  "scale byte v = k-block v of the row (assumed; ISA gives it as a figure)"));
+  v.push_back(mma("mma.m16n8k64.kind::mxf4nvf4.4X.e2m1.e2m1",
+                  "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X."
+                  "f32.e2m1.e2m1.f32.ue4m3",
+                  kMmaNvf4, "sm120_mma_mxf4nvf4_4x", "e2m1", "e2m1", kFeatMmaSm120, {120, 121},
+                  FragShape::kM16N8K64x4, 4,
+                  "scale byte v = k-block v of the row (assumed; ISA gives it as a figure)"));
+  // --- cuBLASLt -------------------------------------------------------------
+  Family g;
+  g.name = "cublaslt.mxfp8.tn.bitexact";
+  g.ptx = "cublasLtMatmul e4m3 x e4m3 -> f32, VEC32_UE8M0 scales (128x4 layout), TN, "
+          "split-K 1, reduction NONE";
+  g.kind = FamilyKind::kGemm;
+  g.instr = 0;
+  g.header.kv["op"] = "gemm";
+  g.needs = 0;
+  g.ccs = {100, 103, 120, 121};
+  g.note = "compared with emu/mma/gemm.h over the architecture's mxf8f6f4 model";
+  v.push_back(g);
+  Family g2 = g;
+  g2.name = "cublaslt.fp8.tn.tensorscale";
+  g2.ptx = "cublasLtMatmul e4m3 x e4m3 -> f32, scalar scales 1.0, TN, fast accumulation, "
+           "split-K 1";
+  g2.instr = 1;
+  g2.ccs = {89, 90, 100, 103, 120, 121};
+  g2.note = "bit-exact where the library keeps one tensor-core chain per element; any "
+            "other composition is reported with its ULP distance";
+  v.push_back(g2);
+  return v;
+}
+
+}  // namespace
+
+const std::vector<Family>& families() {
+  static const std::vector<Family> f = build();
+  return f;
+}
+
+const Family* find_family(const std::string& name) {
+  for (const Family& f : families())
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+std::string kind_name(FamilyKind k) {
+  switch (k) {
+    case FamilyKind::kConvert: return "convert";
+    case FamilyKind::kMma: return "mma";
+    case FamilyKind::kGemm: return "cublaslt";
+  }
+  return "?";
+}
+
+bool family_matches(const Family& f, const std::string& filter) {
+  if (filter == f.name || filter == kind_name(f.kind)) return true;
+  if (filter == "gemm" && f.kind == FamilyKind::kGemm) return true;
+  if (f.name.size() > filter.size() && f.name.compare(0, filter.size(), filter) == 0) {
+    const char c = f.name[filter.size()];
+    return c == '.' || c == '@';
+  }
+  return false;
+}
+
+}  // namespace mxc::gpu

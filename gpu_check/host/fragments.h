@@ -1,0 +1,65 @@
+// Register fragments of the warp-level mma.sync shapes gpu_check replays:
+// which (row, col) of A, B, C/D each lane's element i holds, and packing
+// of whole tiles into the per-lane registers (and back). The formulas are
+// the PTX ISA's (section 9.7.14.5 "Matrix Fragments for mma.m16n8k32" and
+// "... for mma.m16n8k64"; block-scale operands 9.7.14.3 "Block Scaling for
+// mma.sync"); docs/gpu-check.md repeats them. The tests check pack/unpack
+// round trips and the tables' defining properties on the CPU.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace mxc::gpu {
+
+struct RowCol {
+  int row, col;
+};
+
+enum class FragShape : uint8_t {
+  kM16N8K32x8,  // m16n8k32, 8-bit A/B elements (e4m3/e5m2), f32 C/D
+  kM16N8K64x4,  // m16n8k64, 4-bit A/B elements (e2m1), f32 C/D
+};
+
+struct ShapeInfo {
+  int m, n, k;
+  int elem_bits;   // bits per A/B element in a register
+  int a_regs;      // .b32 registers of A per lane
+  int b_regs;
+  int c_regs;      // f32 accumulators per lane
+};
+ShapeInfo shape_info(FragShape s);
+
+// Element i (0 <= i < a_regs * 32 / elem_bits) of lane's A fragment:
+// its (row m, col k). Element i lives in register i / per_reg, bits
+// [(i % per_reg) * elem_bits, +elem_bits) ("low to high" in the ISA).
+RowCol a_elem(FragShape s, int lane, int i);
+// B fragment element i: (row k, col n).
+RowCol b_elem(FragShape s, int lane, int i);
+// C/D accumulator i (0..3): (row m, col n).
+RowCol c_elem(int lane, int i);
+
+// Tiles on the host: A row-major [m][k] codes, B column-major [n][k] codes
+// (column n's K codes contiguous, the ".col" operand), C/D row-major [m][n]
+// 32-bit words. Packed: lane-major, lane * regs + r.
+std::vector<uint32_t> pack_a(FragShape s, std::span<const uint8_t> a);
+std::vector<uint8_t> unpack_a(FragShape s, std::span<const uint32_t> regs);
+std::vector<uint32_t> pack_b(FragShape s, std::span<const uint8_t> b);
+std::vector<uint8_t> unpack_b(FragShape s, std::span<const uint32_t> regs);
+std::vector<uint32_t> pack_c(std::span<const uint32_t> c);
+std::vector<uint32_t> unpack_c(std::span<const uint32_t> regs);
+
+// Block-scale operands with selectors {byte-id, thread-id} = {0, 0}.
+// scale_A is M x V (V = 1, 2, 4 for scale_vec::1X/2X/4X), scale_B V x N;
+// sa row-major [m][V], sb [n][V]. Lane l holds, in byte v of its scale
+// register, SF_A(row (l >> 2) + 8 * (l & 1), v) and SF_B(v, col l >> 2).
+// (Thread-id 0 selects lanes with l % 4 in {0, 1} for A and l % 4 == 0
+// for B; we fill the other lanes of each quad the same way, so a reading
+// in which thread-id selects the other pair gives the same result.)
+std::vector<uint32_t> pack_scale_a(std::span<const uint8_t> sa, int vec);
+std::vector<uint32_t> pack_scale_b(std::span<const uint8_t> sb, int vec);
+std::vector<uint8_t> unpack_scale_a(std::span<const uint32_t> regs, int vec);
+std::vector<uint8_t> unpack_scale_b(std::span<const uint32_t> regs, int vec);
+
+}  // namespace mxc::gpu

@@ -1,0 +1,48 @@
+// mxc-gpu: the command line of the CUDA harness, independent of the
+// backend, so the CPU tests run it against the fake backend.
+//
+//   mxc-gpu run [--suite level1|level2] [--only FAMILY]... [--sweep N]
+//               [--vectors FILE]... [--timeout S] --report DIR
+//   mxc-gpu list
+//
+// Exit status: 0 every replayed family bit-exact, 1 mismatches, 2 bad
+// usage or input, 3 a CUDA error (reported with family and case index),
+// 124 the watchdog fired, 77 no CUDA device (nothing was replayed: skip).
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "gpu_check/host/backend.h"
+
+namespace mxc::gpu {
+
+inline constexpr int kExitSkip = 77;
+inline constexpr int kExitCudaError = 3;
+inline constexpr int kExitWatchdog = 124;
+
+struct RunOptions {
+  std::string suite = "level1";
+  std::vector<std::string> only;
+  std::vector<std::string> vectors;  // vector files to replay as well
+  std::string report_dir;
+  uint64_t sweep = 0;       // random cases per instruction family
+  uint64_t seed = 1;
+  double timeout_s = 300;   // watchdog: longest wait for one device call
+  unsigned threads = 0;
+  bool support_matrix = true;
+  bool selftest_hang = false;
+};
+
+// Runs the replay; writes DIR/report.json, DIR/report.junit.xml,
+// DIR/summary.txt, DIR/skipped.json, DIR/device.json and
+// DIR/support-matrix.{json,txt}. Returns the exit status.
+int run(Backend& b, const RunOptions& o, std::ostream& out, std::ostream& err);
+
+// The whole command line (argv as main gets it).
+int main_cli(int argc, char** argv, Backend& b);
+
+std::string render_support_matrix(const std::vector<SupportEntry>& m);
+
+}  // namespace mxc::gpu
