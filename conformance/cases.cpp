@@ -117,6 +117,31 @@ std::vector<uint64_t> boundary_inputs(Fmt src, Fmt dst, int ulps) {
   return out;
 }
 
+std::vector<uint64_t> walking_inputs(Fmt src, Fmt dst) {
+  const FormatDesc& sd = desc(src);
+  const FormatDesc& dd = desc(dst);
+  // Target exponent range (unbiased), widened by two binades each side.
+  const int lo = (dd.specials == Specials::kInt ? -dd.bias - dd.man_bits
+                                                 : dd.emin() - dd.man_bits) - 2;
+  const int hi = (dd.specials == Specials::kInt ? 1 : dd.emax()) + 2;
+  const uint64_t frac_mask = (uint64_t{1} << sd.man_bits) - 1;
+  std::vector<uint64_t> out;
+  for (int e = lo; e <= hi; ++e) {
+    const int64_t biased = int64_t{e} + sd.bias;
+    if (biased < 1 || biased >= (int64_t{1} << sd.exp_bits) - 1) continue;
+    const uint64_t ebits = static_cast<uint64_t>(biased) << sd.man_bits;
+    for (int j = 0; j < sd.man_bits; ++j) {
+      for (uint64_t f : {uint64_t{1} << j, frac_mask & ~(uint64_t{1} << j)}) {
+        out.push_back(ebits | f);
+        out.push_back(ebits | f | sd.sign_mask());
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 std::vector<uint64_t> random_inputs(Fmt src, uint64_t seed, size_t n) {
   SplitMix64 g(seed);
   const uint64_t mask = desc(src).storage_mask();

@@ -22,6 +22,12 @@ std::vector<uint64_t> special_inputs(Fmt src);
 // encodings within +-ulps source ulps, with both signs. Sorted, unique.
 std::vector<uint64_t> boundary_inputs(Fmt src, Fmt dst, int ulps);
 
+// TestFloat-style pattern table, re-derived per target: for every source
+// exponent from two below the target's least subnormal to two above its
+// largest finite, the significands with one bit set (walking one) and with
+// one bit clear (walking zero), both signs.
+std::vector<uint64_t> walking_inputs(Fmt src, Fmt dst);
+
 // n seeded uniformly random bit patterns of the source format.
 std::vector<uint64_t> random_inputs(Fmt src, uint64_t seed, size_t n);
 

@@ -25,6 +25,8 @@ std::vector<uint64_t> inputs_for(const ConversionCheck& c, int level) {
   std::vector<uint64_t> in = boundary_inputs(c.from, c.to, 4);
   const auto sp = special_inputs(c.from);
   in.insert(in.end(), sp.begin(), sp.end());
+  const auto wk = walking_inputs(c.from, c.to);
+  in.insert(in.end(), wk.begin(), wk.end());
   size_t n = level <= 0 ? (1u << 12)
              : c.from == Fmt::kF32 ? (size_t{1} << 24)
                                    : (size_t{1} << 20);

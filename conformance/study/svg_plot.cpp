@@ -1,4 +1,5 @@
 #include "conformance/study/svg_plot.h"
+#include "conformance/xml_escape.h"
 
 #include <fmt/format.h>
 
@@ -15,19 +16,7 @@ constexpr std::string_view kColors[] = {"#0072B2", "#D55E00", "#009E73",
                                         "#000000", "#999999"};
 std::string_view color(size_t i) { return kColors[i % std::size(kColors)]; }
 
-std::string esc(std::string_view s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      default: o += c;
-    }
-  }
-  return o;
-}
+std::string esc(std::string_view s) { return xml_escape(s); }
 
 bool usable(double v, bool log) { return std::isfinite(v) && (!log || v > 0); }
 

@@ -37,6 +37,10 @@ class ConvertOp : public Op {
       structured_ = boundary_inputs(from_, to_, lv_.level >= 2 ? 8 : 1);
       const auto sp = special_inputs(from_);
       structured_.insert(structured_.end(), sp.begin(), sp.end());
+      if (lv_.level >= 1) {
+        const auto wk = walking_inputs(from_, to_);
+        structured_.insert(structured_.end(), wk.begin(), wk.end());
+      }
     }
     random_ = lv_.level == 0 ? 256 : lv_.level == 1 ? 4096 : (1u << 20);
     if (desc(from_).bits <= 16) random_ = 0;  // exhaustive already
@@ -206,22 +210,18 @@ std::string classify_element(Fmt from, Fmt to, const RoundSpec& spec,
       return "tie-flip";
     }
   }
-  // The result of another rounding mode or overflow policy?
+  // The result of the other overflow policy, or of another rounding mode?
+  RoundSpec r = spec;
+  r.overflow = spec.overflow == Overflow::kSatFinite ? Overflow::kFormat
+                                                     : Overflow::kSatFinite;
+  if (convert(from, to, in, r) == got) return "saturation-vs-inf-nan";
   for (Round m : {Round::kRNE, Round::kRZ, Round::kRU, Round::kRD,
                   Round::kRNA}) {
-    for (Overflow ov : {Overflow::kFormat, Overflow::kSatFinite}) {
-      if (m == spec.mode && ov == spec.overflow) continue;
-      RoundSpec r = spec;
-      r.mode = m;
-      r.overflow = ov;
-      if (convert(from, to, in, r) == got) {
-        return std::string(ov != spec.overflow && m == spec.mode
-                               ? "saturation-vs-inf-nan"
-                               : "rounding-mode:") +
-               (ov != spec.overflow && m == spec.mode
-                    ? ""
-                    : std::string(round_name(m)));
-      }
+    if (m == spec.mode) continue;
+    r = spec;
+    r.mode = m;
+    if (convert(from, to, in, r) == got) {
+      return "rounding-mode:" + std::string(round_name(m));
     }
   }
   return "other";

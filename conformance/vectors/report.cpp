@@ -4,25 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "conformance/xml_escape.h"
+
 namespace mxc::vec {
-namespace {
-
-std::string xml_escape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      default: o += c;
-    }
-  }
-  return o;
-}
-
-}  // namespace
-
 std::string render_terminal(const Report& r) {
   std::string o;
   if (!r.first.empty()) {

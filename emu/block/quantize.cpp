@@ -6,6 +6,7 @@
 #include "emu/arith.h"
 #include "emu/block/scale.h"
 #include "emu/convert.h"
+#include "emu/fast/quantize_fast.h"
 #include "emu/round_pack.h"
 #include "emu/unpack.h"
 
@@ -132,6 +133,12 @@ uint8_t mx_encode_element(const MxProfile& p, Fmt elem, uint8_t scale,
 MxBlock mx_quantize_block(const MxProfile& p, Fmt elem,
                           std::span<const uint32_t> x) {
   MxBlock b;
+  b.codes.resize(x.size());
+  if (fast::mx_quantize_block(p, elem, x.data(), x.size(), b.scale,
+                              b.codes.data())) {
+    return b;  // bit-identical fast path (emu/fast/quantize_fast.h)
+  }
+  b.codes.clear();
   b.scale = mx_scale_byte(p, elem, block_amax(p, x));
   for (uint32_t v : x) b.codes.push_back(mx_encode_element(p, elem, b.scale, v));
   return b;
@@ -275,6 +282,12 @@ MxMatrix mx_quantize_rowwise(const MxProfile& p, Fmt elem, int rows, int cols,
   check_shape(rows, cols, x.size(), cols, p.block);
   MxMatrix m;
   m.codes.resize(x.size());
+  m.scales.resize(static_cast<size_t>(rows) * (cols / p.block));
+  if (fast::mx_quantize_rowwise(p, elem, rows, cols, x.data(), m.scales.data(),
+                                m.codes.data())) {
+    return m;  // bit-identical fast path (emu/fast/quantize_fast.h)
+  }
+  m.scales.clear();
   for (int r = 0; r < rows; ++r) {
     for (int c0 = 0; c0 < cols; c0 += p.block) {
       const MxBlock b = mx_quantize_block(
@@ -293,6 +306,10 @@ MxMatrix mx_quantize_colwise(const MxProfile& p, Fmt elem, int rows, int cols,
   MxMatrix m;
   m.codes.resize(x.size());
   m.scales.resize(static_cast<size_t>(rows / p.block) * cols);
+  if (fast::mx_quantize_colwise(p, elem, rows, cols, x.data(), m.scales.data(),
+                                m.codes.data())) {
+    return m;  // bit-identical fast path (emu/fast/quantize_fast.h)
+  }
   std::vector<uint32_t> col(p.block);
   for (int r0 = 0; r0 < rows; r0 += p.block) {
     for (int c = 0; c < cols; ++c) {

@@ -14,13 +14,13 @@ namespace {
 // lsb = exp - frac; exp is the alignment exponent (the format's emin for
 // subnormals and zeros).
 struct Dec {
-  uint32_t sig;
-  int32_t exp;
-  int32_t frac;
-  int32_t lsb;
-  uint32_t neg;      // 0 or 1
-  uint32_t special;  // NaN or Inf
+  uint16_t sig;
+  int16_t exp;
+  int16_t lsb;
+  uint8_t neg;      // 0 or 1
+  uint8_t special;  // NaN or Inf
 };
+static_assert(sizeof(Dec) == 8);
 
 using Table = std::array<Dec, 256>;
 
@@ -30,7 +30,8 @@ Table make_table(Fmt f) {
   for (uint32_t code = 0; code < 256; ++code) {
     uint64_t bits = code;
     if (f == Fmt::kUE4M3) bits &= 0x7F;  // the scale's sign bit is ignored
-    Dec x{0, d.emin(), d.man_bits, d.emin() - d.man_bits, 0, 0};
+    Dec x{0, static_cast<int16_t>(d.emin()),
+          static_cast<int16_t>(d.emin() - d.man_bits), 0, 0};
     if (bits > d.storage_mask()) {
       x.special = 1;  // never read: codes are range-checked first
       t[code] = x;
@@ -39,10 +40,10 @@ Table make_table(Fmt f) {
     const Unpacked u = unpack(f, bits);
     x.neg = u.sign ? 1 : 0;
     if (u.cls == Class::kNormal || u.cls == Class::kSubnormal) {
-      x.sig = static_cast<uint32_t>(u.sig);
-      x.exp = u.exp + d.man_bits;
+      x.sig = static_cast<uint16_t>(u.sig);
+      x.exp = static_cast<int16_t>(u.exp + d.man_bits);
     }
-    x.lsb = x.exp - x.frac;
+    x.lsb = static_cast<int16_t>(x.exp - d.man_bits);
     x.special = (u.cls == Class::kNaN || u.cls == Class::kInf) ? 1 : 0;
     t[code] = x;
   }
@@ -133,10 +134,12 @@ uint64_t finish(AccRound rho, bool neg, int32_t exp, uint64_t mag) {
 }
 
 // Aligned, truncated term: floor(mag * 2^sh) (sh < 0: right shift).
+// Branch-free: one of the two shifts is 0. The caller guarantees
+// mag << sh < 2^63 for sh >= 0.
 inline int64_t aligned(uint64_t mag, int32_t sh) {
-  const uint64_t v =
-      sh >= 0 ? mag << sh : mag >> std::min<int32_t>(-sh, 63);
-  return static_cast<int64_t>(v);
+  const int32_t l = std::max(sh, 0);
+  const int32_t r = std::min(std::max(-sh, 0), 63);
+  return static_cast<int64_t>((mag << l) >> r);
 }
 
 }  // namespace
@@ -194,7 +197,7 @@ bool fdpa_chunk(const FdpaParams& p, const FdpaOperands& o, size_t k0,
       const Dec& x = ta[a[k] & 0xFF];
       const Dec& y = tb[b[k] & 0xFF];
       special |= x.special | y.special;
-      const uint32_t m = x.sig * y.sig;
+      const uint32_t m = uint32_t{x.sig} * y.sig;
       const int32_t e = m != 0 ? x.exp + y.exp : p.e_zero;
       e_max = std::max(e_max, e);
       mag[k] = m;
@@ -218,8 +221,8 @@ bool fdpa_chunk(const FdpaParams& p, const FdpaOperands& o, size_t k0,
         const Dec& sx = ts[sca & 0xFF];
         const Dec& sy = ts[scb & 0xFF];
         special |= x.special | y.special | sx.special | sy.special;
-        const uint64_t m =
-            uint64_t{x.sig * y.sig} * uint64_t{sx.sig * sy.sig};
+        const uint64_t m = uint64_t{uint32_t{x.sig} * y.sig} *
+                           uint64_t{uint32_t{sx.sig} * sy.sig};
         const int32_t e =
             m != 0 ? x.exp + y.exp + sx.exp + sy.exp : p.e_zero;
         e_max = std::max(e_max, e);
@@ -250,11 +253,12 @@ bool fdpa_chunk(const FdpaParams& p, const FdpaOperands& o, size_t k0,
           const Dec& x = ta[a[k] & 0xFF];
           const Dec& y = tb[b[k] & 0xFF];
           special |= x.special | y.special;
-          const uint32_t m = x.sig * y.sig;
+          const uint32_t m = uint32_t{x.sig} * y.sig;
           nonzero |= m;
           const int64_t v = static_cast<int64_t>(m)
                             << (x.lsb + y.lsb - base);
-          sum += (x.neg ^ y.neg) ? -v : v;
+          const int64_t sm = -static_cast<int64_t>(x.neg ^ y.neg);
+          sum += (v ^ sm) - sm;
         }
         const uint64_t scale_sig = uint64_t{sx.sig} * sy.sig;
         const bool gneg = sum < 0;
@@ -268,7 +272,9 @@ bool fdpa_chunk(const FdpaParams& p, const FdpaOperands& o, size_t k0,
           any_nonzero = true;
         }
         mag[nt] = m;
-        lsb[nt] = sx.exp + sy.exp - (-base + sx.frac + sy.frac);
+        // The group term: exp sx.exp + sy.exp, frac -base + the scales'
+        // fraction bits, so its lsb is base + sx.lsb + sy.lsb.
+        lsb[nt] = base + sx.lsb + sy.lsb;
         neg[nt] = gneg ? 1 : 0;
         ++nt;
       }
@@ -307,7 +313,8 @@ bool fdpa_chunk(const FdpaParams& p, const FdpaOperands& o, size_t k0,
   int64_t S = 0;
   for (int i = 0; i < nt; ++i) {
     const int64_t v = aligned(mag[i], lsb[i] - q);
-    S += neg[i] ? -v : v;
+    const int64_t sm = -static_cast<int64_t>(neg[i]);  // 0 or -1
+    S += (v ^ sm) - sm;
   }
   if (S == 0) {
     out = zero_bits(o.c_fmt, !any_nonzero && all_neg_zero);

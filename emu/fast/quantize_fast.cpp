@@ -1,0 +1,368 @@
+#include "emu/fast/quantize_fast.h"
+
+#include <algorithm>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <vector>
+
+#include "emu/block/quantize.h"
+#include "emu/fast/convert_fast.h"
+
+namespace mxc::fast {
+namespace {
+
+// The scale byte as a function of amax, per binade of amax (biased exponent
+// E in 1..254): lo[E] below the significand threshold thr[E], hi[E] from it
+// on; slow[E]: this binade goes to mx_scale_byte.
+struct ScaleTab {
+  // What mx_scale_byte and the element conversion read from the profile.
+  ScaleRule scale;
+  int clamp_lo, clamp_hi;
+  bool above_hi_is_nan;
+  uint8_t nan_byte, inf_byte;
+  Round round;
+  Overflow overflow;
+  Fmt elem;
+
+  uint8_t lo[256], hi[256], slow[256];
+  uint32_t thr[256];
+  uint8_t zero_byte;
+  Plan plan;
+
+  bool same(const MxProfile& p, Fmt e) const {
+    return scale == p.scale && clamp_lo == p.clamp_lo &&
+           clamp_hi == p.clamp_hi && above_hi_is_nan == p.above_hi_is_nan &&
+           nan_byte == p.nan_byte && inf_byte == p.inf_byte &&
+           round == p.elem_round && overflow == p.elem_overflow && elem == e;
+  }
+};
+
+void build(ScaleTab& t, const MxProfile& p, Fmt elem) {
+  auto f = [&](uint32_t amax) { return mx_scale_byte(p, elem, amax); };
+  t.zero_byte = f(0);
+  t.slow[0] = t.slow[255] = 1;
+  for (uint32_t E = 1; E < 255; ++E) {
+    const uint32_t b = E << 23;
+    const uint8_t lo = f(b), hi = f(b | 0x7FFFFF);
+    uint32_t thr = 0x800000;  // never
+    if (lo != hi) {
+      uint32_t l = 0, h = 0x7FFFFF;  // f(l) == lo, f(h) != lo
+      while (h - l > 1) {
+        const uint32_t mid = l + (h - l) / 2;
+        (f(b | mid) == lo ? l : h) = mid;
+      }
+      thr = h;
+    }
+    // Check the one-step shape on samples across the binade.
+    bool ok = lo == hi || f(b | thr) == hi;
+    for (uint32_t k = 1; ok && k < 64; ++k) {
+      const uint32_t m = (k * 0x7FFFFFu / 64u + k * 7919u) & 0x7FFFFF;
+      ok = f(b | m) == (m >= thr ? hi : lo);
+    }
+    if (thr < 0x800000 && thr > 0) ok = ok && f(b | (thr - 1)) == lo;
+    t.lo[E] = lo;
+    t.hi[E] = hi;
+    t.thr[E] = thr;
+    t.slow[E] = ok ? 0 : 1;
+  }
+  RoundSpec r;
+  r.mode = p.elem_round;
+  r.overflow = p.elem_overflow;
+  t.plan = make_plan(elem, r);
+}
+
+const ScaleTab& scale_tab(const MxProfile& p, Fmt elem) {
+  static std::mutex mu;
+  static std::vector<std::unique_ptr<ScaleTab>> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  for (const auto& t : cache) {
+    if (t->same(p, elem)) return *t;
+  }
+  auto t = std::make_unique<ScaleTab>();
+  t->scale = p.scale;
+  t->clamp_lo = p.clamp_lo;
+  t->clamp_hi = p.clamp_hi;
+  t->above_hi_is_nan = p.above_hi_is_nan;
+  t->nan_byte = p.nan_byte;
+  t->inf_byte = p.inf_byte;
+  t->round = p.elem_round;
+  t->overflow = p.elem_overflow;
+  t->elem = elem;
+  build(*t, p, elem);
+  cache.push_back(std::move(t));
+  return *cache.back();
+}
+
+struct Ctx {
+  const MxProfile* p;
+  Fmt elem;
+  const ScaleTab* t;
+  uint32_t s_lo, s_hi;  // scale bytes whose multiplier is 2^(127 - byte)
+};
+
+Ctx make_ctx(const MxProfile& p, Fmt elem) {
+  Ctx c{&p, elem, &scale_tab(p, elem), 0, 254};
+  if (p.apply == ApplyRule::kF32MulTeRcp) {
+    c.s_lo = 1;  // byte 0 -> 1.0, 254 -> +0.0
+    c.s_hi = 253;
+  }
+  return c;
+}
+
+// The scale byte for a finite amax (magnitude bits < 0x7F800000).
+inline uint8_t scale_of(const Ctx& c, uint32_t amax) {
+  const ScaleTab& t = *c.t;
+  if (amax == 0) return t.zero_byte;
+  const uint32_t E = amax >> 23;
+  if (t.slow[E]) return mx_scale_byte(*c.p, c.elem, amax);
+  return (amax & 0x7FFFFF) >= t.thr[E] ? t.hi[E] : t.lo[E];
+}
+
+inline bool block_ok(const Ctx& c, uint8_t s) {
+  return s >= c.s_lo && s <= c.s_hi;
+}
+
+// x * 2^d as f32 bits when that is an exponent-field add (a normal input
+// and result) or x is a zero; `bad` collects the other elements.
+[[gnu::always_inline]] inline uint32_t scaled(uint32_t v, int32_t d,
+                                              uint32_t& bad) {
+  const int32_t E = static_cast<int32_t>((v >> 23) & 0xFF);
+  const bool ok = static_cast<uint32_t>(E - 1) < 254u &&
+                  static_cast<uint32_t>(E + d - 1) < 254u;
+  const bool zero = (v & 0x7FFFFFFFu) == 0;
+  bad |= (ok || zero) ? 0u : 1u;
+  return ok ? v + (static_cast<uint32_t>(d) << 23) : v;
+}
+
+inline bool elem_fast(uint32_t v, int32_t d) {
+  uint32_t bad = 0;
+  (void)scaled(v, d, bad);
+  return bad == 0;
+}
+
+constexpr size_t kChunk = 2048;  // elements staged per run_plan call
+
+// Rowwise, one row segment of whole blocks (n <= kChunk): scales to
+// `scales`, scaled f32 to y, a per-block flag (1: some element needs the
+// reference, 2: the whole block does).
+[[gnu::always_inline]] inline void row_stage(const Ctx& c, const uint32_t* x,
+                                             size_t n, size_t B,
+                                             uint8_t* scales, uint32_t* y,
+                                             uint8_t* flags) {
+  for (size_t b = 0; b * B < n; ++b) {
+    const uint32_t* xb = x + b * B;
+    uint32_t* yb = y + b * B;
+    uint32_t mx = 0;
+    for (size_t i = 0; i < B; ++i) mx = std::max(mx, xb[i] & 0x7FFFFFFFu);
+    uint8_t s;
+    if (mx >= 0x7F800000u) {
+      const std::span<const uint32_t> blk(xb, B);
+      s = mx_scale_byte(*c.p, c.elem, block_amax(*c.p, blk));
+    } else {
+      s = scale_of(c, mx);
+    }
+    scales[b] = s;
+    if (!block_ok(c, s)) {
+      flags[b] = 2;
+      for (size_t i = 0; i < B; ++i) yb[i] = 0;
+      continue;
+    }
+    const int32_t d = 127 - int32_t{s};
+    uint32_t bad = 0;
+    for (size_t i = 0; i < B; ++i) yb[i] = scaled(xb[i], d, bad);
+    flags[b] = bad != 0 ? 1 : 0;
+  }
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define MXC_AVX2 __attribute__((target("avx2")))
+#else
+#define MXC_AVX2
+#endif
+
+// The staging loops compiled twice: for the baseline ISA and with AVX2
+// (chosen at run time by best_isa(); no global -m flags).
+void row_stage_base(const Ctx& c, const uint32_t* x, size_t n, size_t B,
+                    uint8_t* scales, uint32_t* y, uint8_t* flags) {
+  row_stage(c, x, n, B, scales, y, flags);
+}
+MXC_AVX2 void row_stage_avx2(const Ctx& c, const uint32_t* x, size_t n,
+                             size_t B, uint8_t* scales, uint32_t* y,
+                             uint8_t* flags) {
+  if (B == 32) {  // the MX block: a constant trip count unrolls fully
+    row_stage(c, x, n, 32, scales, y, flags);
+  } else {
+    row_stage(c, x, n, B, scales, y, flags);
+  }
+}
+
+void stage(Isa isa, const Ctx& c, const uint32_t* x, size_t n, size_t B,
+           uint8_t* scales, uint32_t* y, uint8_t* flags) {
+  if (isa == Isa::kAvx2) {
+    row_stage_avx2(c, x, n, B, scales, y, flags);
+  } else {
+    row_stage_base(c, x, n, B, scales, y, flags);
+  }
+}
+
+// Columnwise helpers: the amax of B rows of w columns, and one row scaled.
+[[gnu::always_inline]] inline void col_amax(const uint32_t* xb, size_t n,
+                                            size_t B, size_t w,
+                                            uint32_t* amax) {
+  for (size_t j = 0; j < w; ++j) amax[j] = 0;
+  for (size_t i = 0; i < B; ++i) {
+    const uint32_t* xr = xb + i * n;
+    for (size_t j = 0; j < w; ++j)
+      amax[j] = std::max(amax[j], xr[j] & 0x7FFFFFFFu);
+  }
+}
+[[gnu::always_inline]] inline void col_scale_row(const uint32_t* xr, size_t w,
+                                                 const int32_t* d,
+                                                 uint32_t* y, uint32_t* bad) {
+  for (size_t j = 0; j < w; ++j) y[j] = scaled(xr[j], d[j], bad[j]);
+}
+void col_amax_base(const uint32_t* xb, size_t n, size_t B, size_t w,
+                   uint32_t* amax) {
+  col_amax(xb, n, B, w, amax);
+}
+MXC_AVX2 void col_amax_avx2(const uint32_t* xb, size_t n, size_t B, size_t w,
+                            uint32_t* amax) {
+  col_amax(xb, n, B, w, amax);
+}
+void col_scale_row_base(const uint32_t* xr, size_t w, const int32_t* d,
+                        uint32_t* y, uint32_t* bad) {
+  col_scale_row(xr, w, d, y, bad);
+}
+MXC_AVX2 void col_scale_row_avx2(const uint32_t* xr, size_t w,
+                                 const int32_t* d, uint32_t* y,
+                                 uint32_t* bad) {
+  col_scale_row(xr, w, d, y, bad);
+}
+
+void patch(const Ctx& c, uint8_t flag, uint8_t s, const uint32_t* x,
+           size_t stride, size_t n, uint8_t* codes, size_t cstride) {
+  const int32_t d = 127 - int32_t{s};
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t v = x[i * stride];
+    if (flag == 2 || !elem_fast(v, d))
+      codes[i * cstride] = mx_encode_element(*c.p, c.elem, s, v);
+  }
+}
+
+void rows_impl(const Ctx& c, int rows, int cols, const uint32_t* x,
+               uint8_t* scales, uint8_t* codes) {
+  const size_t B = static_cast<size_t>(c.p->block);
+  const size_t n = static_cast<size_t>(cols);
+  const size_t chunk = std::max(B, kChunk / B * B);
+  std::vector<uint32_t> y(std::min(chunk, n));
+  std::vector<uint8_t> flags(y.size() / B + 1);
+  const Isa isa = best_isa();
+  for (size_t r = 0; r < static_cast<size_t>(rows); ++r) {
+    const uint32_t* xr = x + r * n;
+    uint8_t* sr = scales + r * (n / B);
+    uint8_t* cr = codes + r * n;
+    for (size_t c0 = 0; c0 < n; c0 += chunk) {
+      const size_t len = std::min(chunk, n - c0);
+      stage(isa, c, xr + c0, len, B, sr + c0 / B, y.data(), flags.data());
+      run_plan(c.t->plan, isa, y.data(), cr + c0, len);
+      for (size_t b = 0; b * B < len; ++b) {
+        if (flags[b] != 0)
+          patch(c, flags[b], sr[c0 / B + b], xr + c0 + b * B, 1, B,
+                cr + c0 + b * B, 1);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+bool mx_covers(const MxProfile& p, Fmt elem) {
+  switch (elem) {
+    case Fmt::kE4M3:
+    case Fmt::kE5M2:
+    case Fmt::kE3M2:
+    case Fmt::kE2M3:
+    case Fmt::kE2M1:
+      break;
+    default:
+      return false;
+  }
+  RoundSpec r;
+  r.mode = p.elem_round;
+  r.overflow = p.elem_overflow;
+  return !p.neg_zero_to_pos && p.block > 0 && covers(elem, r);
+}
+
+bool mx_quantize_block(const MxProfile& p, Fmt elem, const uint32_t* x,
+                       size_t n, uint8_t& scale, uint8_t* codes) {
+  if (!mx_covers(p, elem) || n == 0 || n > kChunk) return false;
+  const Ctx c = make_ctx(p, elem);
+  uint32_t y[kChunk];
+  uint8_t flag = 0;
+  stage(best_isa(), c, x, n, n, &scale, y, &flag);
+  run_plan(c.t->plan, best_isa(), y, codes, n);
+  if (flag != 0) patch(c, flag, scale, x, 1, n, codes, 1);
+  return true;
+}
+
+bool mx_quantize_rowwise(const MxProfile& p, Fmt elem, int rows, int cols,
+                         const uint32_t* x, uint8_t* scales, uint8_t* codes) {
+  if (!mx_covers(p, elem)) return false;
+  rows_impl(make_ctx(p, elem), rows, cols, x, scales, codes);
+  return true;
+}
+
+bool mx_quantize_colwise(const MxProfile& p, Fmt elem, int rows, int cols,
+                         const uint32_t* x, uint8_t* scales, uint8_t* codes) {
+  if (!mx_covers(p, elem)) return false;
+  const Ctx c = make_ctx(p, elem);
+  const size_t B = static_cast<size_t>(p.block);
+  const size_t n = static_cast<size_t>(cols);
+  const size_t W = std::min<size_t>(n, 512);
+  std::vector<uint32_t> amax(W), y(W), col(B), bad(W);
+  std::vector<uint8_t> s(W), ok(W);
+  std::vector<int32_t> d(W);
+  const Isa isa = best_isa();
+  for (size_t r0 = 0; r0 < static_cast<size_t>(rows); r0 += B) {
+    for (size_t c0 = 0; c0 < n; c0 += W) {
+      const size_t w = std::min(W, n - c0);
+      const uint32_t* xb = x + r0 * n + c0;
+      if (isa == Isa::kAvx2) {
+        col_amax_avx2(xb, n, B, w, amax.data());
+      } else {
+        col_amax_base(xb, n, B, w, amax.data());
+      }
+      uint8_t* sb = scales + (r0 / B) * n + c0;
+      for (size_t j = 0; j < w; ++j) {
+        if (amax[j] >= 0x7F800000u) {
+          for (size_t i = 0; i < B; ++i) col[i] = xb[i * n + j];
+          s[j] = mx_scale_byte(p, elem, block_amax(p, col));
+        } else {
+          s[j] = scale_of(c, amax[j]);
+        }
+        sb[j] = s[j];
+        ok[j] = block_ok(c, s[j]) ? 1 : 0;
+        d[j] = 127 - int32_t{s[j]};
+        bad[j] = ok[j] ? 0 : 1;
+      }
+      for (size_t i = 0; i < B; ++i) {
+        const uint32_t* xr = xb + i * n;
+        if (isa == Isa::kAvx2) {
+          col_scale_row_avx2(xr, w, d.data(), y.data(), bad.data());
+        } else {
+          col_scale_row_base(xr, w, d.data(), y.data(), bad.data());
+        }
+        run_plan(c.t->plan, isa, y.data(), codes + (r0 + i) * n + c0, w);
+      }
+      for (size_t j = 0; j < w; ++j) {
+        if (bad[j] != 0)
+          patch(c, ok[j] ? 1 : 2, s[j], xb + j, n, B,
+                codes + r0 * n + c0 + j, n);
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace mxc::fast

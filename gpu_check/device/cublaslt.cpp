@@ -1,0 +1,240 @@
+// cuBLASLt: the support-matrix probe (one heuristic query per format x
+// layout x output type) and GEMM runs for the bit-exact comparison with
+// the composed model. Layout naming as emu/mma/gemm.h (cuBLAS, column-major).
+#include <cublasLt.h>
+#include <cuda_runtime.h>
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "emu/block/swizzle.h"
+#include "gpu_check/device/cuda_backend.h"
+
+namespace mxc::gpu {
+namespace {
+
+struct Lt {
+  cublasLtHandle_t h = nullptr;
+  Lt() {
+    if (cublasLtCreate(&h) != CUBLAS_STATUS_SUCCESS) h = nullptr;
+  }
+  ~Lt() {
+    if (h) cublasLtDestroy(h);
+  }
+};
+
+struct DevMem {
+  void* p = nullptr;
+  explicit DevMem(size_t bytes) {
+    if (bytes && cudaMalloc(&p, bytes) != cudaSuccess) {
+      p = nullptr;
+      throw BackendError(fmt::format("cudaMalloc of {} bytes failed", bytes));
+    }
+  }
+  ~DevMem() {
+    if (p) cudaFree(p);
+  }
+  DevMem(const DevMem&) = delete;
+  DevMem& operator=(const DevMem&) = delete;
+};
+
+struct Format {
+  const char* name;
+  cudaDataType_t ab;
+  int a_mode, b_mode;  // cublasLtMatmulMatrixScale_t, -1: no scale pointer
+};
+
+const Format kFormats[] = {
+    {"fp8-tensor", CUDA_R_8F_E4M3, CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F,
+     CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F},
+    {"fp8-vec128x1d2d", CUDA_R_8F_E4M3, CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F,
+     CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F},
+    {"fp8-vec128x1d1d", CUDA_R_8F_E4M3, CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F,
+     CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F},
+    {"fp8-blk128x128", CUDA_R_8F_E4M3, CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F,
+     CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F},
+    {"mxfp8", CUDA_R_8F_E4M3, CUBLASLT_MATMUL_MATRIX_SCALE_VEC32_UE8M0,
+     CUBLASLT_MATMUL_MATRIX_SCALE_VEC32_UE8M0},
+    {"nvfp4", CUDA_R_4F_E2M1, CUBLASLT_MATMUL_MATRIX_SCALE_VEC16_UE4M3,
+     CUBLASLT_MATMUL_MATRIX_SCALE_VEC16_UE4M3},
+};
+
+std::string status_text(cublasStatus_t s) {
+  return fmt::format("{} ({})", cublasLtGetStatusName(s), static_cast<int>(s));
+}
+
+// Everything one matmul needs besides data pointers.
+struct Plan {
+  cublasLtMatmulDesc_t op = nullptr;
+  cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr, d = nullptr;
+  ~Plan() {
+    if (op) cublasLtMatmulDescDestroy(op);
+    for (auto* l : {a, b, c, d})
+      if (l) cublasLtMatrixLayoutDestroy(l);
+  }
+};
+
+cublasStatus_t make_plan(Plan& p, const Format& f, bool ta, bool tb, cudaDataType_t out, int M,
+                         int N, int K, const void* sa, const void* sb, bool fast_accum) {
+  cublasStatus_t s = cublasLtMatmulDescCreate(&p.op, CUBLAS_COMPUTE_32F, CUDA_R_32F);
+  if (s) return s;
+  const cublasOperation_t oa = ta ? CUBLAS_OP_T : CUBLAS_OP_N, ob = tb ? CUBLAS_OP_T : CUBLAS_OP_N;
+  cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSA, &oa, sizeof(oa));
+  cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSB, &ob, sizeof(ob));
+  const int32_t am = f.a_mode, bm = f.b_mode;
+  if ((s = cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &am, sizeof(am))))
+    return s;
+  if ((s = cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &bm, sizeof(bm))))
+    return s;
+  cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof(sa));
+  cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof(sb));
+  const int8_t fa = fast_accum ? 1 : 0;
+  cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fa, sizeof(fa));
+  // Stored shapes (column-major): op(A) = T stores A as K x M.
+  if ((s = cublasLtMatrixLayoutCreate(&p.a, f.ab, ta ? K : M, ta ? M : K, ta ? K : M))) return s;
+  if ((s = cublasLtMatrixLayoutCreate(&p.b, f.ab, tb ? N : K, tb ? K : N, tb ? N : K))) return s;
+  const cudaDataType_t ct = out == CUDA_R_32F ? CUDA_R_32F : out;
+  if ((s = cublasLtMatrixLayoutCreate(&p.c, ct, M, N, M))) return s;
+  return cublasLtMatrixLayoutCreate(&p.d, out, M, N, M);
+}
+
+}  // namespace
+
+size_t cublaslt_version() { return cublasLtGetVersion(); }
+
+std::vector<SupportEntry> cublaslt_probe_matrix() {
+  std::vector<SupportEntry> m;
+  Lt lt;
+  if (!lt.h) {
+    m.push_back({"*", "*", "*", false, "cublasLtCreate failed"});
+    return m;
+  }
+  DevMem scales(1 << 20);
+  cublasLtMatmulPreference_t pref = nullptr;
+  cublasLtMatmulPreferenceCreate(&pref);
+  const size_t ws = size_t{64} << 20;
+  cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));
+  const struct {
+    const char* name;
+    cudaDataType_t t;
+  } outs[] = {{"f32", CUDA_R_32F}, {"bf16", CUDA_R_16BF}, {"f16", CUDA_R_16F}};
+  const char* layouts[] = {"TN", "NN", "NT", "TT"};
+  for (const Format& f : kFormats) {
+    for (const char* l : layouts) {
+      for (const auto& o : outs) {
+        SupportEntry e{f.name, l, o.name, false, ""};
+        Plan p;
+        const int M = 256, N = 256, K = 256;
+        cublasStatus_t s = make_plan(p, f, l[0] == 'T', l[1] == 'T', o.t, M, N, K, scales.p,
+                                     scales.p, false);
+        if (s) {
+          e.detail = "descriptor: " + status_text(s);
+        } else {
+          cublasLtMatmulHeuristicResult_t res[8];
+          int n = 0;
+          s = cublasLtMatmulAlgoGetHeuristic(lt.h, p.op, p.a, p.b, p.c, p.d, pref, 8, res, &n);
+          e.supported = s == CUBLAS_STATUS_SUCCESS && n > 0;
+          e.detail = s ? "heuristic: " + status_text(s) : fmt::format("{} algorithms", n);
+        }
+        m.push_back(e);
+      }
+    }
+  }
+  cublasLtMatmulPreferenceDestroy(pref);
+  return m;
+}
+
+bool cublaslt_run(const GemmCase& gc, std::vector<uint64_t>& dout, std::string& why) {
+  const GemmProblem& p = gc.p;
+  const bool mx = gc.format == "mxfp8";
+  const Format& f = mx ? kFormats[4] : kFormats[0];
+  if (p.layout != GemmLayout::kTN) {
+    why = "only TN is wired for replay";
+    return false;
+  }
+  Lt lt;
+  if (!lt.h) {
+    why = "cublasLtCreate failed";
+    return false;
+  }
+  const int M = p.M, N = p.N, K = p.K;
+  std::vector<uint8_t> a(p.A.begin(), p.A.end()), b(p.B.begin(), p.B.end());
+  std::vector<uint8_t> sa, sb;
+  const float one = 1.0f;
+  if (mx) {
+    const size_t kb = static_cast<size_t>(K / 32);
+    std::vector<uint8_t> pa(p.SA.begin(), p.SA.end()), pb(p.SB.begin(), p.SB.end());
+    sa = swizzle_scales(pa, static_cast<size_t>(M), kb);
+    sb = swizzle_scales(pb, static_cast<size_t>(N), kb);
+  } else {
+    sa.resize(4);
+    sb.resize(4);
+    std::memcpy(sa.data(), &one, 4);
+    std::memcpy(sb.data(), &one, 4);
+  }
+  DevMem da(a.size()), db(b.size()), dsa(sa.size()), dsb(sb.size()),
+      dd(static_cast<size_t>(M) * N * 4), ws(size_t{64} << 20);
+  auto up = [](DevMem& m, const std::vector<uint8_t>& v) {
+    if (cudaMemcpy(m.p, v.data(), v.size(), cudaMemcpyHostToDevice) != cudaSuccess)
+      throw BackendError("cudaMemcpy to cuBLASLt operands failed");
+  };
+  up(da, a);
+  up(db, b);
+  up(dsa, sa);
+  up(dsb, sb);
+  cudaMemset(dd.p, 0, static_cast<size_t>(M) * N * 4);
+  Plan plan;
+  cublasStatus_t s = make_plan(plan, f, true, false, CUDA_R_32F, M, N, K, dsa.p, dsb.p, !mx);
+  if (s) {
+    why = "descriptor: " + status_text(s);
+    return false;
+  }
+  cublasLtMatmulPreference_t pref = nullptr;
+  cublasLtMatmulPreferenceCreate(&pref);
+  const size_t wsb = size_t{64} << 20;
+  cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsb, sizeof(wsb));
+  cublasLtMatmulHeuristicResult_t res[16];
+  int n = 0;
+  s = cublasLtMatmulAlgoGetHeuristic(lt.h, plan.op, plan.a, plan.b, plan.c, plan.d, pref, 16, res, &n);
+  cublasLtMatmulPreferenceDestroy(pref);
+  if (s || n == 0) {
+    why = s ? "heuristic: " + status_text(s) : "no algorithm for this problem";
+    return false;
+  }
+  // Deterministic: split-K 1, no reduction scheme (docs/models.md).
+  const cublasLtMatmulAlgo_t* chosen = nullptr;
+  cublasLtMatmulAlgo_t algo;
+  for (int i = 0; i < n && !chosen; ++i) {
+    algo = res[i].algo;
+    if (gc.deterministic) {
+      const int32_t split = 1;
+      const uint32_t red = CUBLASLT_REDUCTION_SCHEME_NONE;
+      cublasLtMatmulAlgoConfigSetAttribute(&algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &split, sizeof(split));
+      cublasLtMatmulAlgoConfigSetAttribute(&algo, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME, &red, sizeof(red));
+      cublasLtMatmulHeuristicResult_t chk{};
+      if (cublasLtMatmulAlgoCheck(lt.h, plan.op, plan.a, plan.b, plan.c, plan.d, &algo, &chk) !=
+          CUBLAS_STATUS_SUCCESS)
+        continue;
+    }
+    chosen = &algo;
+  }
+  if (!chosen) {
+    why = "no heuristic algorithm accepts split-K 1 with reduction NONE";
+    return false;
+  }
+  const float alpha = 1.0f, beta = 0.0f;
+  s = cublasLtMatmul(lt.h, plan.op, &alpha, da.p, plan.a, db.p, plan.b, &beta, dd.p, plan.c, dd.p,
+                     plan.d, chosen, ws.p, wsb, nullptr);
+  if (s) {
+    why = "cublasLtMatmul: " + status_text(s);
+    return false;
+  }
+  const cudaError_t e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) throw BackendError(fmt::format("cublasLtMatmul: {}", cudaGetErrorString(e)));
+  std::vector<uint32_t> d(static_cast<size_t>(M) * N);
+  cudaMemcpy(d.data(), dd.p, d.size() * 4, cudaMemcpyDeviceToHost);
+  dout.assign(d.begin(), d.end());
+  return true;
+}
+
+}  // namespace mxc::gpu

@@ -1,0 +1,128 @@
+#include "gpu_check/device/cuda_backend.h"
+
+#include <cuda_runtime.h>
+#include <fmt/format.h>
+
+#include "gpu_check/device/kernels.h"
+#include "gpu_check/host/instr.h"
+
+namespace mxc::gpu {
+namespace {
+
+[[noreturn]] void fail(const char* what, int err) {
+  const auto e = static_cast<cudaError_t>(err);
+  throw BackendError(fmt::format("{}: {} ({})", what, cudaGetErrorName(e), cudaGetErrorString(e)));
+}
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) fail(what, static_cast<int>(e));
+}
+
+// A device buffer of 32-bit words.
+class Buf {
+ public:
+  explicit Buf(size_t n) : n_(n) {
+    if (n) check(cudaMalloc(&p_, n * sizeof(uint32_t)), "cudaMalloc");
+  }
+  Buf(std::span<const uint32_t> h) : Buf(h.size()) {
+    if (n_) check(cudaMemcpy(p_, h.data(), n_ * sizeof(uint32_t), cudaMemcpyHostToDevice), "cudaMemcpy H2D");
+  }
+  ~Buf() {
+    if (p_) cudaFree(p_);
+  }
+  Buf(const Buf&) = delete;
+  Buf& operator=(const Buf&) = delete;
+  uint32_t* get() const { return static_cast<uint32_t*>(p_); }
+  void to_host(std::span<uint32_t> h) const {
+    check(cudaMemcpy(h.data(), p_, h.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost), "cudaMemcpy D2H");
+  }
+
+ private:
+  void* p_ = nullptr;
+  size_t n_;
+};
+
+std::string version_text(int v) { return fmt::format("{}.{}", v / 1000, v % 1000 / 10); }
+
+class CudaBackend : public Backend {
+ public:
+  DeviceInfo probe() override {
+    DeviceInfo d;
+    int n = 0;
+    const cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess) {
+      d.why = fmt::format("cudaGetDeviceCount: {} ({})", cudaGetErrorName(e), cudaGetErrorString(e));
+      return d;
+    }
+    if (n == 0) {
+      d.why = "cudaGetDeviceCount reports 0 devices";
+      return d;
+    }
+    check(cudaSetDevice(0), "cudaSetDevice");
+    cudaDeviceProp p{};
+    check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
+    d.present = true;
+    d.name = p.name;
+    d.cc = p.major * 10 + p.minor;
+    int dv = 0, rv = 0;
+    cudaDriverGetVersion(&dv);
+    cudaRuntimeGetVersion(&rv);
+    d.driver = version_text(dv);
+    d.runtime = version_text(rv);
+    const size_t lt = cublaslt_version();
+    d.cublaslt = fmt::format("{}.{}.{}", lt / 10000, lt % 10000 / 100, lt % 100);
+    Buf f(1);
+    const int le = dev::launch_probe(f.get());
+    if (le != 0) {
+      d.features = 0;  // no kernel image for this device: every family skips
+      d.why = fmt::format("probe kernel: {}", cudaGetErrorString(static_cast<cudaError_t>(le)));
+      cudaGetLastError();
+      return d;
+    }
+    check(cudaDeviceSynchronize(), "probe kernel");
+    uint32_t feat = 0;
+    f.to_host(std::span(&feat, 1));
+    d.features = feat;
+    return d;
+  }
+
+  void convert(const Family& fam, std::span<const uint32_t> in0, std::span<const uint32_t> in1,
+               std::span<const uint32_t> rbits, std::span<uint32_t> out) override {
+    Buf a(in0), b(in1), r(rbits), o(out.size());
+    const int e = dev::launch_convert(fam.instr, a.get(), b.get(), r.get(), o.get(), out.size());
+    if (e) fail("convert kernel launch", e);
+    check(cudaDeviceSynchronize(), "convert kernel");
+    o.to_host(out);
+  }
+
+  void mma(const Family& fam, const MmaBatch& bt, std::vector<uint32_t>& d) override {
+    Buf a(bt.a), b(bt.b), c(bt.c), sa(bt.sfa), sb(bt.sfb), o(bt.tiles * 128);
+    const int e = dev::launch_mma(fam.instr, a.get(), b.get(), c.get(),
+                                  bt.sfa.empty() ? nullptr : sa.get(),
+                                  bt.sfb.empty() ? nullptr : sb.get(), o.get(), bt.tiles);
+    if (e) fail("mma kernel launch", e);
+    check(cudaDeviceSynchronize(), "mma kernel");
+    d.resize(bt.tiles * 128);
+    o.to_host(d);
+  }
+
+  std::vector<SupportEntry> cublaslt_support() override { return cublaslt_probe_matrix(); }
+
+  bool cublaslt_gemm(const GemmCase& c, std::vector<uint64_t>& d, std::string& why) override {
+    return cublaslt_run(c, d, why);
+  }
+
+  void hang() override {
+    Buf f(1);
+    check(cudaMemset(f.get(), 0, sizeof(uint32_t)), "cudaMemset");
+    const int e = dev::launch_hang(f.get());
+    if (e) fail("hang kernel launch", e);
+    check(cudaDeviceSynchronize(), "hang kernel");
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cuda_backend() { return std::make_unique<CudaBackend>(); }
+
+}  // namespace mxc::gpu

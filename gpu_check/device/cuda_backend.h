@@ -1,0 +1,17 @@
+// The real backend: CUDA runtime + the kernels + cuBLASLt.
+#pragma once
+
+#include <memory>
+
+#include "gpu_check/host/backend.h"
+
+namespace mxc::gpu {
+
+std::unique_ptr<Backend> make_cuda_backend();
+
+// cuBLASLt pieces (gpu_check/device/cublaslt.cpp).
+std::vector<SupportEntry> cublaslt_probe_matrix();
+bool cublaslt_run(const GemmCase& c, std::vector<uint64_t>& d, std::string& why);
+size_t cublaslt_version();
+
+}  // namespace mxc::gpu

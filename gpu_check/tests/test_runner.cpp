@@ -1,0 +1,102 @@
+// The mxc-gpu runner against the fake backend: exit codes, skips with
+// reasons, reports, CUDA errors with family and case index.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "gpu_check/host/runner.h"
+#include "gpu_check/tests/fake_backend.h"
+
+using namespace mxc::gpu;
+using mxc::gpu::test::FakeBackend;
+using mxc::gpu::test::Fault;
+
+namespace {
+
+std::string tmpdir(const std::string& name) {
+  const auto p = std::filesystem::temp_directory_path() / ("mxc_gpu_test_" + name);
+  std::filesystem::remove_all(p);
+  return p.string();
+}
+
+}  // namespace
+
+TEST_CASE("no device: message and exit 77") {
+  FakeBackend b;
+  b.present = false;
+  RunOptions o;
+  o.report_dir = tmpdir("nodev");
+  std::ostringstream out, err;
+  CHECK(run(b, o, out, err) == kExitSkip);
+  CHECK(out.str().find("no CUDA device") != std::string::npos);
+}
+
+TEST_CASE("a clean run writes the reports and skips what the device lacks") {
+  FakeBackend b;  // sm_120-like: no cvt.rs
+  RunOptions o;
+  o.report_dir = tmpdir("clean");
+  o.only = {"cvt.e2m1x2", "cvt.rs.e4m3x4.f32", "mma.m16n8k32.f32.e4m3.e4m3", "cublaslt"};
+  o.sweep = 2000;
+  std::ostringstream out, err;
+  const int rc = run(b, o, out, err);
+  INFO(out.str() << err.str());
+  CHECK(rc == 0);
+  for (const char* f : {"report.json", "report.junit.xml", "skipped.json", "device.json",
+                        "support-matrix.json", "support-matrix.txt", "summary.txt"}) {
+    CHECK(std::filesystem::exists(o.report_dir + "/" + f));
+  }
+  std::ifstream rj(o.report_dir + "/report.json");
+  const auto j = nlohmann::json::parse(rj);
+  REQUIRE(j.is_array());
+  CHECK(j.size() >= 3);
+  for (const auto& e : j) CHECK(e["status"] == "pass");
+  std::ifstream sj(o.report_dir + "/skipped.json");
+  const auto s = nlohmann::json::parse(sj);
+  bool rs_skipped = false, sm89_skipped = false;
+  for (const auto& e : s) {
+    rs_skipped |= e["family"] == "cvt.rs.e4m3x4.f32";
+    sm89_skipped |= e["family"] == "mma.m16n8k32.f32.e4m3.e4m3@sm89";
+  }
+  CHECK(rs_skipped);
+  CHECK(sm89_skipped);
+  CHECK(out.str().find("FAKE TEST BACKEND") != std::string::npos);
+}
+
+TEST_CASE("mismatches give exit 1 and a failing JUnit testcase") {
+  FakeBackend b;
+  b.fault = Fault::kNibbleOrder;
+  RunOptions o;
+  o.report_dir = tmpdir("fault");
+  o.only = {"cvt.e2m1x2.f32"};
+  std::ostringstream out, err;
+  CHECK(run(b, o, out, err) == 1);
+  std::ifstream x(o.report_dir + "/report.junit.xml");
+  std::stringstream ss;
+  ss << x.rdbuf();
+  CHECK(ss.str().find("lane-order") != std::string::npos);
+}
+
+TEST_CASE("a CUDA error names the family and the case index, exit 3") {
+  FakeBackend b;
+  b.fault = Fault::kCudaError;
+  RunOptions o;
+  o.only = {"cvt.e4m3x2.f32", "cvt.e5m2x2.f32"};
+  std::ostringstream out, err;
+  CHECK(run(b, o, out, err) == kExitCudaError);
+  CHECK(err.str().find("CUDA error in family cvt.e4m3x2.f32 at case index 0") !=
+        std::string::npos);
+  CHECK(out.str().find("earlier CUDA error") != std::string::npos);
+}
+
+TEST_CASE("bad usage exits 2") {
+  FakeBackend b;
+  RunOptions o;
+  o.only = {"no-such-family"};
+  std::ostringstream out, err;
+  CHECK(run(b, o, out, err) == 2);
+  o.only.clear();
+  o.suite = "level9";
+  CHECK(run(b, o, out, err) == 2);
+}

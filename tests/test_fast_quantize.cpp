@@ -1,0 +1,177 @@
+// The fast MX quantization path (emu/fast/quantize_fast.h, dispatched from
+// mx_quantize_block / _rowwise / _colwise) against the reference composition
+// it replaces (block_amax, mx_scale_byte, mx_encode_element per element), on
+// every MX profile and element format: the named corner blocks, the random
+// block classes, blocks with amax in every binade (and near the element's
+// max times every power of two), random bit patterns, and whole matrices
+// rowwise and columnwise.
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "conformance/block_cases.h"
+#include "conformance/splitmix64.h"
+#include "emu/block/quantize.h"
+#include "emu/block/scale.h"
+#include "emu/fast/quantize_fast.h"
+#include "test_level.h"
+
+using namespace mxc;
+
+namespace {
+
+constexpr Fmt kElems[] = {Fmt::kE4M3, Fmt::kE5M2, Fmt::kE3M2, Fmt::kE2M3,
+                          Fmt::kE2M1};
+
+MxBlock ref_block(const MxProfile& p, Fmt elem, std::span<const uint32_t> x) {
+  MxBlock b;
+  b.scale = mx_scale_byte(p, elem, block_amax(p, x));
+  for (uint32_t v : x) b.codes.push_back(mx_encode_element(p, elem, b.scale, v));
+  return b;
+}
+
+struct Tally {
+  uint64_t cases = 0, fails = 0;
+};
+
+void check_block(const MxProfile& p, Fmt elem, const std::vector<uint32_t>& x,
+                 Tally& t, const std::string& what) {
+  ++t.cases;
+  const MxBlock f = mx_quantize_block(p, elem, x);
+  const MxBlock r = ref_block(p, elem, x);
+  if (f.scale != r.scale || f.codes != r.codes) {
+    if (++t.fails <= 5) {
+      std::string s;
+      for (size_t i = 0; i < x.size(); ++i) {
+        if (i < r.codes.size() && f.codes[i] != r.codes[i])
+          s += fmt::format(" [{}] {:#010x}: {:#04x} vs {:#04x}", i, x[i],
+                           f.codes[i], r.codes[i]);
+      }
+      UNSCOPED_INFO(fmt::format("{} {} {}: scale {:#04x} vs {:#04x};{}",
+                                p.name, desc(elem).name, what, f.scale,
+                                r.scale, s));
+    }
+  }
+}
+
+size_t reps() {
+  const int lv = test::level();
+  return lv <= 0 ? 4 : lv == 1 ? 40 : 2000;
+}
+
+}  // namespace
+
+TEST_CASE("fast MX quantization: blocks equal the reference",
+          "[fast][block]") {
+  SplitMix64 g(0x9A17);
+  for (const MxProfile& p : mx_profiles()) {
+    for (Fmt elem : kElems) {
+      Tally t;
+      const int n = p.block;
+      for (size_t i = 0; i < named_block_count(); ++i)
+        check_block(p, elem, named_block(i, n), t,
+                    std::string(named_block_name(i)));
+      for (size_t c = 0; c < block_class_count(); ++c)
+        for (size_t k = 0; k < reps(); ++k)
+          check_block(p, elem, block_class_case(c, g, n, elem), t,
+                      std::string(block_class_name(c)));
+      // amax in every binade (subnormal included), at its ends and inside;
+      // then amax = max_elem * 2^k +- a few ulps; elements spread below.
+      std::vector<uint32_t> x(n);
+      auto fill_below = [&](uint32_t amax) {
+        for (int i = 0; i < n; ++i) {
+          const uint64_t r = g.next();
+          const uint32_t shift = static_cast<uint32_t>(r % 40);
+          const uint32_t e = amax >> 23;
+          const uint32_t v =
+              shift < e ? amax - (shift << 23) - ((r >> 8) & 0xFFFF)
+                        : static_cast<uint32_t>(r >> 20) & 0xFFFF;
+          x[i] = (v > amax ? amax : v) | ((r >> 40) & 1 ? 0x80000000u : 0);
+        }
+        x[static_cast<size_t>(g.next() % static_cast<uint64_t>(n))] =
+            amax | ((g.next() & 1) ? 0x80000000u : 0);
+      };
+      for (uint32_t E = 0; E < 255; ++E) {
+        for (uint32_t m : {0u, 1u, 0x400000u, 0x7FFFFFu,
+                           static_cast<uint32_t>(g.next()) & 0x7FFFFFu}) {
+          fill_below((E << 23) | m);
+          check_block(p, elem, x, t, fmt::format("binade {}", E));
+        }
+      }
+      const uint32_t mx = elem_max_f32(elem);
+      for (int k = -140; k <= 130; ++k) {
+        const int E = static_cast<int>(mx >> 23) + k;
+        if (E < 1 || E > 254) continue;
+        const uint32_t base = (static_cast<uint32_t>(E) << 23) | (mx & 0x7FFFFF);
+        for (int du = -3; du <= 3; ++du) {
+          fill_below(base + static_cast<uint32_t>(du));
+          check_block(p, elem, x, t, fmt::format("max*2^{}{:+}ulp", k, du));
+        }
+      }
+      // Random bit patterns (every exponent, specials included).
+      for (size_t k = 0; k < reps() * 20; ++k) {
+        for (auto& v : x) v = static_cast<uint32_t>(g.next());
+        if (k % 2 == 0)
+          for (auto& v : x) v = (v & 0x807FFFFFu) | ((100 + (v >> 23) % 60) << 23);
+        check_block(p, elem, x, t, "random bits");
+      }
+      INFO(fmt::format("{} {}: {} blocks", p.name, desc(elem).name, t.cases));
+      CHECK(t.fails == 0);
+    }
+  }
+}
+
+TEST_CASE("fast MX quantization: matrices rowwise and columnwise",
+          "[fast][block]") {
+  SplitMix64 g(0x9A18);
+  for (const MxProfile& p : mx_profiles()) {
+    for (Fmt elem : kElems) {
+      const int B = p.block;
+      for (auto [rb, cb] : {std::pair{1, 1}, std::pair{3, 5}, std::pair{2, 70}}) {
+        // rows = rb * B, cols = cb * B; every row-block a random class.
+        const int rows = rb * B, cols = cb * B;
+        std::vector<uint32_t> x(static_cast<size_t>(rows) * cols);
+        for (size_t i = 0; i < x.size(); i += static_cast<size_t>(B)) {
+          const auto blk = block_class_case(g.next() % block_class_count(), g,
+                                            B, elem);
+          std::copy(blk.begin(), blk.end(), x.begin() + static_cast<long>(i));
+        }
+        const MxMatrix fr = mx_quantize_rowwise(p, elem, rows, cols, x);
+        const MxMatrix fc = mx_quantize_colwise(p, elem, rows, cols, x);
+        // References from reference blocks.
+        MxMatrix rr, rc;
+        rr.codes.resize(x.size());
+        rc.codes.resize(x.size());
+        rc.scales.resize(static_cast<size_t>(rows / B) * cols);
+        for (int r = 0; r < rows; ++r) {
+          for (int c0 = 0; c0 < cols; c0 += B) {
+            const auto b = ref_block(
+                p, elem,
+                std::span<const uint32_t>(x).subspan(
+                    static_cast<size_t>(r) * cols + c0, B));
+            rr.scales.push_back(b.scale);
+            std::copy(b.codes.begin(), b.codes.end(),
+                      rr.codes.begin() + static_cast<long>(r) * cols + c0);
+          }
+        }
+        std::vector<uint32_t> col(B);
+        for (int r0 = 0; r0 < rows; r0 += B) {
+          for (int c = 0; c < cols; ++c) {
+            for (int i = 0; i < B; ++i)
+              col[i] = x[static_cast<size_t>(r0 + i) * cols + c];
+            const auto b = ref_block(p, elem, col);
+            rc.scales[static_cast<size_t>(r0 / B) * cols + c] = b.scale;
+            for (int i = 0; i < B; ++i)
+              rc.codes[static_cast<size_t>(r0 + i) * cols + c] = b.codes[i];
+          }
+        }
+        INFO(fmt::format("{} {} {}x{}", p.name, desc(elem).name, rows, cols));
+        CHECK(fr.scales == rr.scales);
+        CHECK(fr.codes == rr.codes);
+        CHECK(fc.scales == rc.scales);
+        CHECK(fc.codes == rc.codes);
+      }
+    }
+  }
+}
