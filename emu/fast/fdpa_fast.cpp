@@ -102,8 +102,8 @@ Addend read_c(Fmt f, uint64_t c) {
   return a;
 }
 
-// fdpa.cpp's round_sum, with the common case (a normal binary32 result under
-// RZ) packed directly.
+// fdpa_round_sum (emu/mma/fdpa.h), with the common case (a normal binary32
+// result under RZ) packed directly.
 uint64_t finish(AccRound rho, bool neg, int32_t exp, uint64_t mag) {
   if (rho != AccRound::kRneF16) {
     const int bw = static_cast<int>(std::bit_width(mag));
@@ -117,20 +117,7 @@ uint64_t finish(AccRound rho, bool neg, int32_t exp, uint64_t mag) {
       return bits;
     }
   }
-  RoundSpec r;
-  r.overflow = Overflow::kInf;
-  switch (rho) {
-    case AccRound::kRzF32:
-      r.mode = Round::kRZ;
-      return round_pack(Fmt::kF32, neg, exp, mag, false, r);
-    case AccRound::kRzE8M13:
-      r.mode = Round::kRZ;
-      return round_pack(Fmt::kE8M13, neg, exp, mag, false, r) << 10;
-    case AccRound::kRneF16:
-      r.mode = Round::kRNE;
-      return round_pack(Fmt::kF16, neg, exp, mag, false, r);
-  }
-  return 0;
+  return fdpa_round_sum(rho, neg, exp, mag, false);
 }
 
 // Aligned, truncated term: floor(mag * 2^sh) (sh < 0: right shift).

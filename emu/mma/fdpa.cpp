@@ -82,24 +82,6 @@ Fmt acc_format(AccRound rho) {
   return rho == AccRound::kRneF16 ? Fmt::kF16 : Fmt::kF32;
 }
 
-uint64_t round_sum(AccRound rho, bool neg, int exp, uint64_t mag,
-                   bool sticky) {
-  RoundSpec r;
-  r.overflow = Overflow::kInf;  // Inf even under RZ (MMA-Sim, KM GEMM.m)
-  switch (rho) {
-    case AccRound::kRzF32:
-      r.mode = Round::kRZ;
-      return round_pack(Fmt::kF32, neg, exp, mag, sticky, r);
-    case AccRound::kRzE8M13:
-      r.mode = Round::kRZ;
-      // Stored as binary32 whose low 10 fraction bits are zero.
-      return round_pack(Fmt::kE8M13, neg, exp, mag, sticky, r) << 10;
-    case AccRound::kRneF16:
-      r.mode = Round::kRNE;
-      return round_pack(Fmt::kF16, neg, exp, mag, sticky, r);
-  }
-  return 0;
-}
 
 uint64_t special_bits(Fmt out, Special s) {
   if (s == Special::kNaN) return canonical_nan(out);
@@ -213,10 +195,29 @@ uint64_t fdpa_one(const FdpaParams& p, const FdpaOperands& o, size_t k0,
     mag >>= 1;
     ++exp;
   }
-  return round_sum(p.rho, neg, exp, static_cast<uint64_t>(mag), sticky);
+  return fdpa_round_sum(p.rho, neg, exp, static_cast<uint64_t>(mag), sticky);
 }
 
 }  // namespace
+
+uint64_t fdpa_round_sum(AccRound rho, bool neg, int exp, uint64_t mag,
+                        bool sticky) {
+  RoundSpec r;
+  r.overflow = Overflow::kInf;  // Inf even under RZ (MMA-Sim, KM GEMM.m)
+  switch (rho) {
+    case AccRound::kRzF32:
+      r.mode = Round::kRZ;
+      return round_pack(Fmt::kF32, neg, exp, mag, sticky, r);
+    case AccRound::kRzE8M13:
+      r.mode = Round::kRZ;
+      // Stored as binary32 whose low 10 fraction bits are zero.
+      return round_pack(Fmt::kE8M13, neg, exp, mag, sticky, r) << 10;
+    case AccRound::kRneF16:
+      r.mode = Round::kRNE;
+      return round_pack(Fmt::kF16, neg, exp, mag, sticky, r);
+  }
+  return 0;
+}
 
 namespace {
 

@@ -43,6 +43,11 @@ struct FdpaOperands {
   std::span<const uint64_t> sa, sb;
 };
 
+// One FDPA's final rounding: |sum| = mag * 2^exp (sticky: more below) into
+// the accumulator format of rho, overflowing to Inf even under RZ.
+uint64_t fdpa_round_sum(AccRound rho, bool neg, int exp, uint64_t mag,
+                        bool sticky);
+
 // D = chain of FDPAs over K in increasing k: chunk j's C is chunk j-1's
 // rounded result. Returns D's encoding in c_fmt.
 uint64_t fdpa_chain(const FdpaParams& p, const FdpaOperands& o);

@@ -5,6 +5,8 @@
 
 #include "gpu_check/device/kernels.h"
 #include "gpu_check/host/instr.h"
+#include "gpu_check/host/tcgen05.h"
+#include "gpu_check/host/wgmma.h"
 
 namespace mxc::gpu {
 namespace {
@@ -96,6 +98,14 @@ class CudaBackend : public Backend {
   }
 
   void mma(const Family& fam, const MmaBatch& bt, std::vector<uint32_t>& d) override {
+    if (fam.engine == MmaEngine::kWgmma) {
+      wgmma(fam, bt, d);
+      return;
+    }
+    if (fam.engine == MmaEngine::kTcgen05) {
+      tcgen05(fam, bt, d);
+      return;
+    }
     Buf a(bt.a), b(bt.b), c(bt.c), sa(bt.sfa), sb(bt.sfb), o(bt.tiles * 128);
     const int e = dev::launch_mma(fam.instr, a.get(), b.get(), c.get(),
                                   bt.sfa.empty() ? nullptr : sa.get(),
@@ -104,6 +114,38 @@ class CudaBackend : public Backend {
     check(cudaDeviceSynchronize(), "mma kernel");
     d.resize(bt.tiles * 128);
     o.to_host(d);
+  }
+
+  // One m64n8k32 wgmma per tile on images built by host/wgmma.h.
+  void wgmma(const Family& fam, const MmaBatch& bt, std::vector<uint32_t>& d) {
+    const WgmmaImages im = wgmma_images(bt, fam.f16_acc);
+    Buf a(im.a), b(im.b), c(im.c), o(im.c.size());
+    const int e = dev::launch_wgmma(fam.instr, a.get(), b.get(), c.get(), o.get(), im.c_regs,
+                                    kWgmmaLbo, kWgmmaSbo, bt.tiles);
+    if (e) fail("wgmma kernel launch", e);
+    check(cudaDeviceSynchronize(), "wgmma kernel");
+    std::vector<uint32_t> regs(im.c.size());
+    o.to_host(regs);
+    d = wgmma_fold_d(regs, bt.tiles, fam.f16_acc);
+  }
+
+  // One tcgen05.mma (M=128, N=16) per tile on images built by host/tcgen05.h.
+  void tcgen05(const Family& fam, const MmaBatch& bt, std::vector<uint32_t>& d) {
+    const bool scaled = fam.scale_vec != 0;
+    const Tc05Images im = tcgen05_images(bt, scaled);
+    const int i = scaled ? fam.instr - kTc05Mxf8E4E4 : fam.instr - kTc05F8f6f4E4E4;
+    const F8f6f4Type ta = (i >> 1) ? F8f6f4Type::kE5M2 : F8f6f4Type::kE4M3;
+    const F8f6f4Type tb = (i & 1) ? F8f6f4Type::kE5M2 : F8f6f4Type::kE4M3;
+    const uint32_t idesc = scaled ? tcgen05_idesc_mxf8f6f4(ta, tb, kTc05M, kTc05N, 0, 0)
+                                  : tcgen05_idesc_f8f6f4(ta, tb, true, kTc05M, kTc05N);
+    Buf a(im.a), b(im.b), c(im.c), sa(im.sfa), sb(im.sfb), o(im.c.size());
+    const int e = dev::launch_tcgen05(fam.instr, a.get(), b.get(), c.get(), sa.get(), sb.get(),
+                                      o.get(), idesc, kWgmmaLbo, kWgmmaSbo, bt.tiles);
+    if (e) fail("tcgen05 kernel launch", e);
+    check(cudaDeviceSynchronize(), "tcgen05 kernel");
+    std::vector<uint32_t> regs(im.c.size());
+    o.to_host(regs);
+    d = tcgen05_fold_d(regs, bt.tiles);
   }
 
   std::vector<SupportEntry> cublaslt_support() override { return cublaslt_probe_matrix(); }

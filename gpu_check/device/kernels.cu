@@ -32,9 +32,19 @@
 #if MXC_SPEC == 1200 || MXC_SPEC == 1210
 #define MXC_HAS_MMA120 1
 #endif
+#if MXC_SPEC == 900
+#define MXC_HAS_WGMMA 1
+#endif
+#if MXC_SPEC == 1000 || MXC_SPEC == 1030
+#define MXC_HAS_TCGEN05 1
+#endif
 
 namespace mxc::gpu::dev {
 namespace {
+
+// TMEM columns of the scale factors (host/tcgen05.h kTc05SfaCol / SfbCol).
+#define MXC_TC05_SFA_COL 32u
+#define MXC_TC05_SFB_COL 48u
 
 __global__ void probe_kernel(unsigned* out) {
   unsigned f = kFeatIntrinsics;
@@ -49,6 +59,12 @@ __global__ void probe_kernel(unsigned* out) {
 #endif
 #ifdef MXC_HAS_MMA120
   f |= kFeatMmaSm120;
+#endif
+#ifdef MXC_HAS_WGMMA
+  f |= kFeatWgmma;
+#endif
+#ifdef MXC_HAS_TCGEN05
+  f |= kFeatTcgen05;
 #endif
   *out = f;
 }
@@ -260,6 +276,195 @@ __global__ void mma_kernel(int instr, const uint32_t* ga, const uint32_t* gb,
   for (int r = 0; r < 4; ++r) gd[(t * 32 + lane) * 4 + r] = __float_as_uint(d[r]);
 }
 
+// One warpgroup (128 threads) per replay tile: A (64 x 32 bytes) and B
+// (8 x 32 bytes) copied into shared memory in the K-major no-swizzle layout
+// the host built (host/wgmma.h), D registers preloaded with C (scale-d = 1).
+#define WGMMA_F32(ta, tb)                                                       \
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %6, 0; "                        \
+               "wgmma.mma_async.sync.aligned.m64n8k32.f32." ta "." tb          \
+               " {%0, %1, %2, %3}, %4, %5, p, 1, 1; }"                          \
+               : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])               \
+               : "l"(da), "l"(db), "r"(1)                                      \
+               : "memory")
+#define WGMMA_F16(ta, tb)                                                       \
+  asm volatile("{ .reg .pred p; setp.ne.b32 p, %4, 0; "                        \
+               "wgmma.mma_async.sync.aligned.m64n8k32.f16." ta "." tb          \
+               " {%0, %1}, %2, %3, p, 1, 1; }"                                  \
+               : "+r"(d[0]), "+r"(d[1])                                        \
+               : "l"(da), "l"(db), "r"(1)                                      \
+               : "memory")
+
+// Templated on the instruction so the fence / wgmma / commit / wait
+// sequence is straight-line code (a switch between wgmma.fence and the
+// wgmma makes ptxas inject warpgroup.arrive/wait, info C7519/C7517).
+template <int Instr>
+__global__ void __launch_bounds__(128) wgmma_kernel(const uint32_t* ga, const uint32_t* gb,
+                                                    const uint32_t* gc, uint32_t* gd,
+                                                    int c_regs, uint32_t lbo, uint32_t sbo) {
+  const size_t t = blockIdx.x;
+  const unsigned th = threadIdx.x;
+  // The accumulator count is a constant so D stays in fixed registers.
+  constexpr int kRegs = Instr >= kWgmmaF16E4E4 ? 2 : 4;
+  (void)c_regs;
+  uint32_t d[4] = {0, 0, 0, 0};
+#pragma unroll
+  for (int r = 0; r < kRegs; ++r) d[r] = gc[(t * 128 + th) * kRegs + r];
+  (void)lbo;
+  (void)sbo;
+  (void)ga;
+  (void)gb;
+#ifdef MXC_HAS_WGMMA
+  __shared__ __align__(1024) uint32_t sa[512];
+  __shared__ __align__(1024) uint32_t sb[64];
+  for (unsigned i = th; i < 512; i += 128) sa[i] = ga[t * 512 + i];
+  if (th < 64) sb[th] = gb[t * 64 + th];
+  // Generic-proxy stores to shared memory become visible to the async
+  // proxy (wgmma reads through it) only after fence.proxy.async.
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  // Matrix descriptors: start >> 4 (bits 0-13), LBO >> 4 (16-29),
+  // SBO >> 4 (32-45), base offset 0, swizzle 0 (no swizzle).
+  const uint64_t fields = ((uint64_t{lbo} >> 4) & 0x3FFF) << 16 | ((uint64_t{sbo} >> 4) & 0x3FFF) << 32;
+  const uint64_t da = ((static_cast<uint64_t>(__cvta_generic_to_shared(sa)) >> 4) & 0x3FFF) | fields;
+  const uint64_t db = ((static_cast<uint64_t>(__cvta_generic_to_shared(sb)) >> 4) & 0x3FFF) | fields;
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+  if constexpr (Instr == kWgmmaF32E4E4) WGMMA_F32("e4m3", "e4m3");
+  if constexpr (Instr == kWgmmaF32E4E5) WGMMA_F32("e4m3", "e5m2");
+  if constexpr (Instr == kWgmmaF32E5E4) WGMMA_F32("e5m2", "e4m3");
+  if constexpr (Instr == kWgmmaF32E5E5) WGMMA_F32("e5m2", "e5m2");
+  if constexpr (Instr == kWgmmaF16E4E4) WGMMA_F16("e4m3", "e4m3");
+  if constexpr (Instr == kWgmmaF16E4E5) WGMMA_F16("e4m3", "e5m2");
+  if constexpr (Instr == kWgmmaF16E5E4) WGMMA_F16("e5m2", "e4m3");
+  if constexpr (Instr == kWgmmaF16E5E5) WGMMA_F16("e5m2", "e5m2");
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+#else
+  d[0] = d[1] = d[2] = d[3] = 0xDEADBEEFu;
+#endif
+#pragma unroll
+  for (int r = 0; r < kRegs; ++r) gd[(t * 128 + th) * kRegs + r] = d[r];
+}
+
+// One CTA of 128 threads per replay tile (host/tcgen05.h): A (128 x 32
+// bytes) and B (16 x 32 bytes) in shared memory (K-major, no swizzle), 64
+// TMEM columns allocated by warp 0: D (f32, 16 columns) at column 0,
+// preloaded with C; SFA / SFB (block-scaled kinds) at columns 32 / 48.
+// Thread 0 issues the MMA; tcgen05.commit arrives on an mbarrier all
+// threads wait on; each warp then reads its 32 lanes of D.
+#define TC05_X16_REGS(p)                                                         \
+  "{%" #p "0, %" #p "1, %" #p "2, %" #p "3, %" #p "4, %" #p "5, %" #p "6, %" #p "7, " \
+  "%" #p "8, %" #p "9, %" #p "10, %" #p "11, %" #p "12, %" #p "13, %" #p "14, %" #p "15}"
+
+template <int Instr>
+__global__ void __launch_bounds__(128) tcgen05_kernel(const uint32_t* ga, const uint32_t* gb,
+                                                      const uint32_t* gc, const uint32_t* gsfa,
+                                                      const uint32_t* gsfb, uint32_t* gd,
+                                                      uint32_t idesc, uint32_t lbo,
+                                                      uint32_t sbo) {
+  const size_t t = blockIdx.x;
+  const unsigned th = threadIdx.x;
+  uint32_t d[16];
+#pragma unroll
+  for (int j = 0; j < 16; ++j) d[j] = gc[(t * 128 + th) * 16 + j];
+  (void)ga;
+  (void)gb;
+  (void)gsfa;
+  (void)gsfb;
+  (void)idesc;
+  (void)lbo;
+  (void)sbo;
+#ifdef MXC_HAS_TCGEN05
+  __shared__ __align__(1024) uint32_t sa[1024];
+  __shared__ __align__(1024) uint32_t sb[128];
+  __shared__ __align__(8) uint64_t mbar;
+  __shared__ uint32_t taddr_slot;
+  for (unsigned i = th; i < 1024; i += 128) sa[i] = ga[t * 1024 + i];
+  sb[th] = gb[t * 128 + th];
+  const unsigned warp = th / 32;
+  const uint32_t slot = static_cast<uint32_t>(__cvta_generic_to_shared(&taddr_slot));
+  const uint32_t bar = static_cast<uint32_t>(__cvta_generic_to_shared(&mbar));
+  if (warp == 0) {
+    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 64;"
+                 :: "r"(slot) : "memory");
+    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::: "memory");
+  }
+  if (th == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(bar) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
+  __syncthreads();
+  asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+  const uint32_t tmem = taddr_slot;
+  const uint32_t lane_base = tmem + ((32u * warp) << 16);
+  // C into D (this warp's 32 lanes, 16 columns).
+  asm volatile("tcgen05.st.sync.aligned.32x32b.x16.b32 [%16], " TC05_X16_REGS() ";"
+               :: "r"(d[0]), "r"(d[1]), "r"(d[2]), "r"(d[3]), "r"(d[4]), "r"(d[5]),
+                  "r"(d[6]), "r"(d[7]), "r"(d[8]), "r"(d[9]), "r"(d[10]), "r"(d[11]),
+                  "r"(d[12]), "r"(d[13]), "r"(d[14]), "r"(d[15]), "r"(lane_base)
+               : "memory");
+  constexpr bool kScaled = Instr >= kTc05Mxf8E4E4;
+  if constexpr (kScaled) {
+    const uint32_t fa = gsfa[t * 128 + th], fb = gsfb[t * 128 + th];
+    asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};"
+                 :: "r"(lane_base + MXC_TC05_SFA_COL), "r"(fa) : "memory");
+    asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};"
+                 :: "r"(lane_base + MXC_TC05_SFB_COL), "r"(fb) : "memory");
+  }
+  asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
+  asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
+  __syncthreads();
+  asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+  if (th == 0) {
+    // Descriptors: start >> 4, LBO >> 4 << 16, SBO >> 4 << 32, 0b001 << 46.
+    const uint64_t fields = ((uint64_t{lbo} >> 4) & 0x3FFF) << 16 |
+                            ((uint64_t{sbo} >> 4) & 0x3FFF) << 32 | uint64_t{1} << 46;
+    const uint64_t da = ((static_cast<uint64_t>(__cvta_generic_to_shared(sa)) >> 4) & 0x3FFF) | fields;
+    const uint64_t db = ((static_cast<uint64_t>(__cvta_generic_to_shared(sb)) >> 4) & 0x3FFF) | fields;
+    if constexpr (kScaled) {
+      asm volatile("{ .reg .pred p; setp.ne.b32 p, %4, 0; "
+                   "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X "
+                   "[%0], %1, %2, %3, [%5], [%6], p; }"
+                   :: "r"(tmem), "l"(da), "l"(db), "r"(idesc), "r"(1),
+                      "r"(tmem + MXC_TC05_SFA_COL), "r"(tmem + MXC_TC05_SFB_COL)
+                   : "memory");
+    } else {
+      asm volatile("{ .reg .pred p; setp.ne.b32 p, %4, 0; "
+                   "tcgen05.mma.cta_group::1.kind::f8f6f4 [%0], %1, %2, %3, p; }"
+                   :: "r"(tmem), "l"(da), "l"(db), "r"(idesc), "r"(1)
+                   : "memory");
+    }
+    asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];"
+                 :: "r"(bar) : "memory");
+  }
+  // Wait for phase 0 of the mbarrier (the MMA's completion).
+  asm volatile("{ .reg .pred done; WAIT_%=: "
+               "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], 0; "
+               "@!done bra WAIT_%=; }"
+               :: "r"(bar) : "memory");
+  asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+  asm volatile("tcgen05.ld.sync.aligned.32x32b.x16.b32 " TC05_X16_REGS() ", [%16];"
+               : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]),
+                 "=r"(d[6]), "=r"(d[7]), "=r"(d[8]), "=r"(d[9]), "=r"(d[10]), "=r"(d[11]),
+                 "=r"(d[12]), "=r"(d[13]), "=r"(d[14]), "=r"(d[15])
+               : "r"(lane_base)
+               : "memory");
+  asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
+  asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
+  __syncthreads();
+  if (warp == 0) {
+    asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 64;" :: "r"(tmem) : "memory");
+  }
+#else
+#pragma unroll
+  for (int j = 0; j < 16; ++j) d[j] = 0xDEADBEEFu;
+#endif
+#pragma unroll
+  for (int j = 0; j < 16; ++j) gd[(t * 128 + th) * 16 + j] = d[j];
+}
+
 __global__ void hang_kernel(volatile unsigned* flag) {
   while (*flag == 0) {
   }
@@ -288,6 +493,39 @@ int launch_mma(int instr, const uint32_t* a, const uint32_t* b, const uint32_t* 
   // 4 warps per block; the grid covers every tile (one warp each).
   const size_t blocks = (tiles + 3) / 4;
   mma_kernel<<<static_cast<unsigned>(blocks ? blocks : 1), 128>>>(instr, a, b, c, sfa, sfb, d, tiles);
+  return static_cast<int>(cudaGetLastError());
+}
+
+int launch_wgmma(int instr, const uint32_t* a, const uint32_t* b, const uint32_t* c,
+                 uint32_t* d, int c_regs, uint32_t lbo, uint32_t sbo, size_t tiles) {
+  if (tiles == 0) return 0;
+  const unsigned g = static_cast<unsigned>(tiles);
+  switch (instr) {
+#define MXC_WG(i) \
+  case i: wgmma_kernel<i><<<g, 128>>>(a, b, c, d, c_regs, lbo, sbo); break;
+    MXC_WG(kWgmmaF32E4E4) MXC_WG(kWgmmaF32E4E5) MXC_WG(kWgmmaF32E5E4) MXC_WG(kWgmmaF32E5E5)
+    MXC_WG(kWgmmaF16E4E4) MXC_WG(kWgmmaF16E4E5) MXC_WG(kWgmmaF16E5E4) MXC_WG(kWgmmaF16E5E5)
+#undef MXC_WG
+    default:
+      return static_cast<int>(cudaErrorInvalidValue);
+  }
+  return static_cast<int>(cudaGetLastError());
+}
+
+int launch_tcgen05(int instr, const uint32_t* a, const uint32_t* b, const uint32_t* c,
+                   const uint32_t* sfa, const uint32_t* sfb, uint32_t* d, uint32_t idesc,
+                   uint32_t lbo, uint32_t sbo, size_t tiles) {
+  if (tiles == 0) return 0;
+  const unsigned g = static_cast<unsigned>(tiles);
+  switch (instr) {
+#define MXC_TC(i) \
+  case i: tcgen05_kernel<i><<<g, 128>>>(a, b, c, sfa, sfb, d, idesc, lbo, sbo); break;
+    MXC_TC(kTc05F8f6f4E4E4) MXC_TC(kTc05F8f6f4E4E5) MXC_TC(kTc05F8f6f4E5E4) MXC_TC(kTc05F8f6f4E5E5)
+    MXC_TC(kTc05Mxf8E4E4) MXC_TC(kTc05Mxf8E4E5) MXC_TC(kTc05Mxf8E5E4) MXC_TC(kTc05Mxf8E5E5)
+#undef MXC_TC
+    default:
+      return static_cast<int>(cudaErrorInvalidValue);
+  }
   return static_cast<int>(cudaGetLastError());
 }
 

@@ -197,6 +197,49 @@ std::vector<Family> build() {
                     FragShape::kM16N8K32x8, 1,
                     "scale operand lanes per host/fragments.h (selectors 0, 0)"));
   }
+  // --- warpgroup MMA (sm_90a) ------------------------------------------------
+  for (int i = 0; i < 4; ++i) {
+    const char* a = f8[i >> 1];
+    const char* b = f8[i & 1];
+    const std::string ab = std::string(a) + "." + b;
+    for (const bool f16 : {false, true}) {
+      const std::string d = f16 ? "f16" : "f32";
+      Family w = mma("wgmma.m64n8k32." + d + "." + ab,
+                     "wgmma.mma_async.sync.aligned.m64n8k32." + d + "." + ab +
+                         " (smem descriptors, no swizzle)",
+                     (f16 ? kWgmmaF16E4E4 : kWgmmaF32E4E4) + i,
+                     f16 ? "sm90_wgmma_fp8_f16" : "sm90_wgmma_fp8_f32", a, b, kFeatWgmma, {90},
+                     FragShape::kM16N8K32x8, 0,
+                     "descriptor LBO/SBO reading and D fragment per host/wgmma.h "
+                     "(unverified on hardware)");
+      w.engine = MmaEngine::kWgmma;
+      w.f16_acc = f16;
+      v.push_back(w);
+    }
+  }
+  // --- 5th-generation tensor core (sm_100a / sm_103a) ------------------------
+  for (int i = 0; i < 4; ++i) {
+    const char* a = f8[i >> 1];
+    const char* b = f8[i & 1];
+    const std::string ab = std::string(a) + "." + b;
+    Family t = mma("tcgen05.mma.kind::f8f6f4.f32." + ab,
+                   "tcgen05.mma.cta_group::1.kind::f8f6f4 M=128 N=16 K=32 " + ab +
+                       " -> f32 (smem descriptors, D in TMEM)",
+                   kTc05F8f6f4E4E4 + i, "sm100_tcgen05_f8f6f4_f32", a, b, kFeatTcgen05,
+                   {100, 103}, FragShape::kM16N8K32x8, 0,
+                   "instruction/smem descriptors and TMEM layout per host/tcgen05.h "
+                   "(unverified on hardware)");
+    t.engine = MmaEngine::kTcgen05;
+    v.push_back(t);
+    Family x = mma("tcgen05.mma.kind::mxf8f6f4.1X." + ab,
+                   "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X M=128 "
+                   "N=16 K=32 " + ab + " ue8m0 (scales in TMEM via tcgen05.st)",
+                   kTc05Mxf8E4E4 + i, "sm100_tcgen05_mxf8f6f4", a, b, kFeatTcgen05, {100, 103},
+                   FragShape::kM16N8K32x8, 1,
+                   "scale lanes per host/tcgen05.h, byte replicated (unverified on hardware)");
+    x.engine = MmaEngine::kTcgen05;
+    v.push_back(x);
+  }
   v.push_back(mma("mma.m16n8k64.kind::mxf4.2X.e2m1.e2m1",
                   "mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.scale_vec::2X."
                   "f32.e2m1.e2m1.f32.ue8m0",

@@ -15,6 +15,13 @@ namespace mxc::gpu {
 
 enum class FamilyKind : uint8_t { kConvert, kMma, kGemm };
 
+// Which instruction class runs a kMma family's 16x8 replay tiles.
+enum class MmaEngine : uint8_t {
+  kSync,     // mma.sync: one warp per tile (host/fragments.h)
+  kWgmma,    // wgmma.mma_async m64n8k32: one warpgroup per tile (host/wgmma.h)
+  kTcgen05,  // tcgen05.mma cta_group::1 M=128 (host/tcgen05.h)
+};
+
 // How convert cases map onto one instruction (operands a, b, rbits; result d).
 enum class Slots : uint8_t {
   kPairAB,      // two f32 cases: a = case 2j+1, b = case 2j; d = hi:lo
@@ -41,6 +48,8 @@ struct Family {
   // kMma
   FragShape shape = FragShape::kM16N8K32x8;
   int scale_vec = 0;       // 0: no block scales; else 1, 2, 4
+  MmaEngine engine = MmaEngine::kSync;
+  bool f16_acc = false;    // C/D are f16 codes (wgmma .f16 accumulator)
   std::string note;        // what is assumed / unverified
 };
 

@@ -16,6 +16,8 @@ enum Feature : unsigned {
   kFeatMmaFp8 = 1u << 3,    // mma.sync m16n8k32 e4m3/e5m2 (sm_89+)
   kFeatMmaSm120 = 1u << 4,  // mma.sync kind::f8f6f4 / block_scale (sm_120a/121a)
   kFeatIntrinsics = 1u << 5,  // __nv_cvt_* device intrinsics (always)
+  kFeatWgmma = 1u << 6,     // wgmma.mma_async FP8 (sm_90a only)
+  kFeatTcgen05 = 1u << 7,   // tcgen05.mma kind::f8f6f4 / mxf8f6f4 (sm_100a/103a)
 };
 
 // Conversion instructions. The device computes one 32-bit result word per
@@ -90,6 +92,27 @@ enum MmaInstr : int {
   kMmaMxf8E5E5,
   kMmaMxf4,         // m16n8k64 kind::mxf4.block_scale.scale_vec::2X e2m1 ue8m0
   kMmaNvf4,         // m16n8k64 kind::mxf4nvf4.block_scale.scale_vec::4X ue4m3
+  // Warpgroup (sm_90a): one wgmma.mma_async.sync.aligned.m64n8k32 per
+  // replay tile, operands in shared memory (host/wgmma.h).
+  kWgmmaF32E4E4,    // ...m64n8k32.f32.e4m3.e4m3
+  kWgmmaF32E4E5,
+  kWgmmaF32E5E4,
+  kWgmmaF32E5E5,
+  kWgmmaF16E4E4,    // ...m64n8k32.f16.e4m3.e4m3
+  kWgmmaF16E4E5,
+  kWgmmaF16E5E4,
+  kWgmmaF16E5E5,
+  // 5th-generation tensor core (sm_100a/103a): one tcgen05.mma.cta_group::1
+  // M=128 N=16 K=32 per replay tile, D/scales in tensor memory
+  // (host/tcgen05.h).
+  kTc05F8f6f4E4E4,  // tcgen05.mma.cta_group::1.kind::f8f6f4, D f32
+  kTc05F8f6f4E4E5,
+  kTc05F8f6f4E5E4,
+  kTc05F8f6f4E5E5,
+  kTc05Mxf8E4E4,    // ...kind::mxf8f6f4.block_scale.scale_vec::1X, ue8m0
+  kTc05Mxf8E4E5,
+  kTc05Mxf8E5E4,
+  kTc05Mxf8E5E5,
   kNumMmaInstr
 };
 

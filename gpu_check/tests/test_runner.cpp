@@ -100,3 +100,51 @@ TEST_CASE("bad usage exits 2") {
   o.suite = "level9";
   CHECK(run(b, o, out, err) == 2);
 }
+
+TEST_CASE("wgmma and tcgen05 families: skipped with reasons elsewhere, run where present") {
+  auto reasons = [](FakeBackend& b, const std::string& dir, std::string& text) {
+    RunOptions o;
+    o.report_dir = tmpdir(dir);
+    o.only = {"wgmma", "tcgen05.mma"};
+    std::ostringstream out, err;
+    const int rc = run(b, o, out, err);
+    text = out.str() + err.str();
+    std::ifstream sj(o.report_dir + "/skipped.json");
+    return std::pair{rc, nlohmann::json::parse(sj)};
+  };
+  {
+    FakeBackend b;  // 12.0
+    std::string text;
+    const auto [rc, s] = reasons(b, "wg120", text);
+    INFO(text);
+    CHECK(rc == 0);  // a device is there: skipping is not a failure
+    CHECK(s.size() == 16u);
+    for (const auto& e : s) {
+      const std::string f = e["family"], why = e["reason"];
+      if (f.rfind("wgmma", 0) == 0)
+        CHECK(why.find("9.0 only") != std::string::npos);
+      else
+        CHECK(why.find("10.0, 10.3") != std::string::npos);
+    }
+  }
+  {
+    FakeBackend b;
+    b.cc = 90;
+    b.features = kFeatIntrinsics | kFeatFp8Cvt | kFeatMmaFp8;  // plain sm_90 SASS
+    std::string text;
+    const auto [rc, s] = reasons(b, "wg90plain", text);
+    INFO(text);
+    CHECK(rc == 0);  // a device is there: skipping is not a failure
+    CHECK(s.size() == 16u);
+  }
+  {
+    FakeBackend b;
+    b.cc = 90;
+    b.features = kFeatIntrinsics | kFeatFp8Cvt | kFeatMmaFp8 | kFeatWgmma;
+    std::string text;
+    const auto [rc, s] = reasons(b, "wg90a", text);
+    INFO(text);
+    CHECK(rc == 0);
+    CHECK(s.size() == 8u);  // the tcgen05 families
+  }
+}
