@@ -122,9 +122,10 @@ uint64_t finish(AccRound rho, bool neg, int32_t exp, uint64_t mag) {
 
 // Aligned, truncated term: floor(mag * 2^sh) (sh < 0: right shift).
 // Branch-free: one of the two shifts is 0. The caller guarantees
-// mag << sh < 2^63 for sh >= 0.
+// mag << sh < 2^63 for sh >= 0, so a shift above 63 only meets mag == 0
+// (a zero term aligned far below e_max); clamping keeps the shift defined.
 inline int64_t aligned(uint64_t mag, int32_t sh) {
-  const int32_t l = std::max(sh, 0);
+  const int32_t l = std::min(std::max(sh, 0), 63);
   const int32_t r = std::min(std::max(-sh, 0), 63);
   return static_cast<int64_t>((mag << l) >> r);
 }
