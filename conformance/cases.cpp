@@ -150,6 +150,31 @@ std::vector<uint64_t> random_inputs(Fmt src, uint64_t seed, size_t n) {
   return out;
 }
 
+std::vector<uint64_t> conversion_inputs(Fmt src, Fmt dst, const InputSet& s) {
+  if (desc(src).bits <= s.exhaustive_bits) return all_encodings(src);
+  std::vector<uint64_t> in = boundary_inputs(src, dst, s.ulps);
+  const auto sp = special_inputs(src);
+  in.insert(in.end(), sp.begin(), sp.end());
+  if (s.walking) {
+    const auto wk = walking_inputs(src, dst);
+    in.insert(in.end(), wk.begin(), wk.end());
+  }
+  if (s.random > 0) {
+    const auto rnd = random_inputs(src, s.seed, s.random);
+    in.insert(in.end(), rnd.begin(), rnd.end());
+  }
+  return in;
+}
+
+std::vector<uint64_t> sample_inputs(Fmt src, std::vector<uint64_t> in,
+                                    size_t cap, uint64_t seed) {
+  if (in.size() <= cap) return in;
+  SplitMix64 g(seed);
+  std::vector<uint64_t> out = special_inputs(src);
+  while (out.size() < cap) out.push_back(in[g.next() % in.size()]);
+  return out;
+}
+
 std::vector<uint64_t> all_encodings(Fmt f) {
   const int bits = desc(f).bits;
   std::vector<uint64_t> out(size_t{1} << (bits > 16 ? 16 : bits));

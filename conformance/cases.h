@@ -31,6 +31,24 @@ std::vector<uint64_t> walking_inputs(Fmt src, Fmt dst);
 // n seeded uniformly random bit patterns of the source format.
 std::vector<uint64_t> random_inputs(Fmt src, uint64_t seed, size_t n);
 
+// The input set of one conversion check, in this order: every source
+// encoding when the source has at most `exhaustive_bits` bits; otherwise the
+// boundary inputs (+-ulps), the specials, the walking patterns (if asked)
+// and `random` seeded random patterns.
+struct InputSet {
+  int exhaustive_bits = 16;
+  int ulps = 2;
+  bool walking = false;
+  size_t random = 0;
+  uint64_t seed = 1;
+};
+std::vector<uint64_t> conversion_inputs(Fmt src, Fmt dst, const InputSet& s);
+
+// At most `cap` inputs: `in` itself if it is small enough, else the source
+// format's specials followed by seeded draws from `in`.
+std::vector<uint64_t> sample_inputs(Fmt src, std::vector<uint64_t> in,
+                                    size_t cap, uint64_t seed);
+
 // Every encoding of a format with at most 16 bits.
 std::vector<uint64_t> all_encodings(Fmt f);
 

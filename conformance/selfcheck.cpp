@@ -166,35 +166,18 @@ std::vector<ConversionCheck> exact_checks() {
 
 std::vector<CheckResult> run_selfcheck(const SelfcheckOptions& o) {
   std::vector<CheckResult> rows;
-  auto inputs_for = [&](Fmt from, Fmt to) {
-    std::vector<uint64_t> in;
-    if (desc(from).bits <= 16) {
-      in = all_encodings(from);
-    } else {
-      in = boundary_inputs(from, to, o.ulps);
-      const auto sp = special_inputs(from);
-      in.insert(in.end(), sp.begin(), sp.end());
-      const auto rnd = random_inputs(from, o.seed, o.random_cases);
-      in.insert(in.end(), rnd.begin(), rnd.end());
-    }
-    return in;
-  };
+  InputSet set;
+  set.ulps = o.ulps;
+  set.random = o.random_cases;
+  set.seed = o.seed;
   for (const auto& c : cuda_checks()) {
-    rows.push_back(run_check(c, inputs_for(c.from, c.to)));
+    rows.push_back(run_check(c, conversion_inputs(c.from, c.to, set)));
     if (o.on_row) o.on_row(rows.back());
   }
   for (const auto& c : exact_checks()) {
-    auto in = inputs_for(c.from, c.to);
-    if (in.size() > o.exact_limit) {
-      // A seeded sample, always keeping the specials at the front.
-      SplitMix64 g(o.seed ^ 0xE7AC7);
-      std::vector<uint64_t> sample = special_inputs(c.from);
-      while (sample.size() < o.exact_limit) {
-        sample.push_back(in[g.next() % in.size()]);
-      }
-      in = std::move(sample);
-    }
-    rows.push_back(run_check(c, in));
+    rows.push_back(run_check(
+        c, sample_inputs(c.from, conversion_inputs(c.from, c.to, set),
+                         o.exact_limit, o.seed ^ 0xE7AC7)));
     if (o.on_row) o.on_row(rows.back());
   }
   return rows;

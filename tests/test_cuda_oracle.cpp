@@ -21,18 +21,14 @@ using namespace mxc;
 namespace {
 
 std::vector<uint64_t> inputs_for(const ConversionCheck& c, int level) {
-  if (desc(c.from).bits <= 16) return all_encodings(c.from);
-  std::vector<uint64_t> in = boundary_inputs(c.from, c.to, 4);
-  const auto sp = special_inputs(c.from);
-  in.insert(in.end(), sp.begin(), sp.end());
-  const auto wk = walking_inputs(c.from, c.to);
-  in.insert(in.end(), wk.begin(), wk.end());
-  size_t n = level <= 0 ? (1u << 12)
-             : c.from == Fmt::kF32 ? (size_t{1} << 24)
-                                   : (size_t{1} << 20);
-  const auto rnd = random_inputs(c.from, 0xC0DA + static_cast<int>(c.to), n);
-  in.insert(in.end(), rnd.begin(), rnd.end());
-  return in;
+  InputSet set;
+  set.ulps = 4;
+  set.walking = true;
+  set.random = level <= 0 ? (1u << 12)
+               : c.from == Fmt::kF32 ? (size_t{1} << 24)
+                                     : (size_t{1} << 20);
+  set.seed = 0xC0DA + static_cast<uint64_t>(c.to);
+  return conversion_inputs(c.from, c.to, set);
 }
 
 void report(const CheckResult& r) {

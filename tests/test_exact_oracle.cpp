@@ -16,23 +16,13 @@ using namespace mxc;
 namespace {
 
 std::vector<uint64_t> inputs_for(const ConversionCheck& c, int level) {
-  std::vector<uint64_t> in;
-  if (desc(c.from).bits <= 8) {
-    in = all_encodings(c.from);
-  } else {
-    in = boundary_inputs(c.from, c.to, 2);
-    const auto sp = special_inputs(c.from);
-    in.insert(in.end(), sp.begin(), sp.end());
-  }
+  InputSet set;
+  set.exhaustive_bits = 8;
+  set.ulps = 2;
   // f16/bf16 targets have ~10^5 boundary inputs: sample them (seeded).
-  const size_t cap = level <= 0 ? 400 : 6000;
-  if (in.size() > cap) {
-    SplitMix64 g(0x5EED ^ static_cast<uint64_t>(c.to));
-    std::vector<uint64_t> s = special_inputs(c.from);
-    while (s.size() < cap) s.push_back(in[g.next() % in.size()]);
-    in = std::move(s);
-  }
-  return in;
+  return sample_inputs(c.from, conversion_inputs(c.from, c.to, set),
+                       level <= 0 ? 400 : 6000,
+                       0x5EED ^ static_cast<uint64_t>(c.to));
 }
 
 }  // namespace
