@@ -30,4 +30,20 @@ std::string_view round_name(Round r) {
   return kRoundNames[static_cast<size_t>(r)];
 }
 
+std::optional<RoundSpec> parse_rounding(std::string_view name) {
+  const bool full = name == "rs-full";
+  const auto m = parse_round(full ? std::string_view("rs") : name);
+  if (!m) return std::nullopt;
+  RoundSpec r;
+  r.mode = *m;
+  r.sr_bits = full ? kSrBitsFull : kSrBitsPtx;
+  return r;
+}
+
+std::string rounding_name(const RoundSpec& r) {
+  std::string s(round_name(r.mode));
+  if (r.mode == Round::kSR && r.sr_bits == kSrBitsFull) s += "-full";
+  return s;
+}
+
 }  // namespace mxc

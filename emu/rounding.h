@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace mxc {
@@ -42,5 +43,11 @@ struct RoundSpec {
 
 std::optional<Round> parse_round(std::string_view name);
 std::string_view round_name(Round r);
+
+// The CLI / vector-header spelling of a rounding: a mode name, plus
+// "rs-full" for stochastic rounding with every discarded bit. Returns a
+// RoundSpec with mode and sr_bits set (other fields default).
+std::optional<RoundSpec> parse_rounding(std::string_view name);
+std::string rounding_name(const RoundSpec& r);
 
 }  // namespace mxc

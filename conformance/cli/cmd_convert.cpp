@@ -29,18 +29,14 @@ struct ConvertOptions {
 int run_convert(const ConvertOptions& o) {
   const auto from = parse_format(o.from);
   const auto to = parse_format(o.to);
-  std::string round_text = o.round;
-  const bool full_sr = round_text == "rs-full";
-  if (full_sr) round_text = "rs";
-  const auto mode = parse_round(round_text);
-  if (!from || !to || !mode) {
+  const auto rounding = parse_rounding(o.round);
+  if (!from || !to || !rounding) {
     std::fprintf(stderr, "mxc convert: error: unknown %s '%s'\n",
                  !from ? "source format" : !to ? "target format" : "rounding",
                  (!from ? o.from : !to ? o.to : o.round).c_str());
     return 2;
   }
-  RoundSpec r;
-  r.mode = *mode;
+  RoundSpec r = *rounding;
   r.overflow = o.saturate ? Overflow::kSatFinite : Overflow::kFormat;
   r.relu = o.relu;
   std::string why;
@@ -51,7 +47,6 @@ int run_convert(const ConvertOptions& o) {
     return 2;
   }
   r.rbits = static_cast<uint32_t>(*rb);
-  r.sr_bits = full_sr ? kSrBitsFull : kSrBitsPtx;
   if (o.sr_bits != -1) {
     if (o.sr_bits < 1 || o.sr_bits > 32) {
       std::fprintf(stderr, "mxc convert: error: --sr-bits must be 1..32\n");

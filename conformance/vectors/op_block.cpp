@@ -270,7 +270,7 @@ class MxDotOp : public Op {
     Header h;
     h.kv["blocks"] = std::to_string(nb_);
     h.kv["out"] = std::string(desc(out_).name);
-    h.kv["round"] = std::string(round_name(spec_.mode));
+    h.kv["round"] = rounding_name(spec_);
     return h;
   }
   size_t k() const { return static_cast<size_t>(nb_) * 32; }

@@ -31,24 +31,16 @@ class ConvertOp : public Op {
     sr_ = spec_.mode == Round::kSR;
     // Structured cases: every encoding of a source up to 16 bits; otherwise
     // inputs near every value and midpoint of the target plus specials.
-    if (desc(from_).bits <= 16) {
-      structured_ = all_encodings(from_);
-    } else {
-      structured_ = boundary_inputs(from_, to_, lv_.level >= 2 ? 8 : 1);
-      const auto sp = special_inputs(from_);
-      structured_.insert(structured_.end(), sp.begin(), sp.end());
-      if (lv_.level >= 1) {
-        const auto wk = walking_inputs(from_, to_);
-        structured_.insert(structured_.end(), wk.begin(), wk.end());
-      }
-    }
+    InputSet set;
+    set.ulps = lv_.level >= 2 ? 8 : 1;
+    set.walking = lv_.level >= 1;
+    structured_ = conversion_inputs(from_, to_, set);
     random_ = lv_.level == 0 ? 256 : lv_.level == 1 ? 4096 : (1u << 20);
     if (desc(from_).bits <= 16) random_ = 0;  // exhaustive already
   }
   Header resolved() const override {
     Header h;
-    h.kv["round"] = std::string(round_name(spec_.mode)) +
-                    (sr_ && spec_.sr_bits == kSrBitsFull ? "-full" : "");
+    h.kv["round"] = rounding_name(spec_);
     h.kv["overflow"] =
         spec_.overflow == Overflow::kSatFinite ? "satfinite" : "format";
     h.kv["relu"] = spec_.relu ? "1" : "0";
@@ -148,13 +140,12 @@ std::unique_ptr<Op> make_convert_op(const Header& h) {
 }
 
 RoundSpec parse_round_spec(const Header& h) {
-  RoundSpec r;
-  std::string mode = h.get("round", "rne");
-  const bool full = mode == "rs-full";
-  if (full) mode = "rs";
-  const auto m = parse_round(mode);
-  if (!m) throw std::invalid_argument("header: unknown round '" + mode + "'");
-  r.mode = *m;
+  const std::string mode = h.get("round", "rne");
+  const auto rounding = parse_rounding(mode);
+  if (!rounding) {
+    throw std::invalid_argument("header: unknown round '" + mode + "'");
+  }
+  RoundSpec r = *rounding;
   const std::string ov = h.get("overflow", "format");
   if (ov == "satfinite") {
     r.overflow = Overflow::kSatFinite;
@@ -166,7 +157,6 @@ RoundSpec parse_round_spec(const Header& h) {
     throw std::invalid_argument("header: relu must be 0 or 1");
   }
   r.relu = relu == "1";
-  r.sr_bits = full ? kSrBitsFull : kSrBitsPtx;
   return r;
 }
 
