@@ -252,27 +252,8 @@ std::vector<Family> build() {
                   kMmaNvf4, "sm120_mma_mxf4nvf4_4x", "e2m1", "e2m1", kFeatMmaSm120, {120, 121},
                   FragShape::kM16N8K64x4, 4,
                   "scale byte v = k-block v of the row (assumed; ISA gives it as a figure)"));
-  // --- cuBLASLt -------------------------------------------------------------
-  Family g;
-  g.name = "cublaslt.mxfp8.tn.bitexact";
-  g.ptx = "cublasLtMatmul e4m3 x e4m3 -> f32, VEC32_UE8M0 scales (128x4 layout), TN, "
-          "split-K 1, reduction NONE";
-  g.kind = FamilyKind::kGemm;
-  g.instr = 0;
-  g.header.kv["op"] = "gemm";
-  g.needs = 0;
-  g.ccs = {100, 103, 120, 121};
-  g.note = "compared with emu/mma/gemm.h over the architecture's mxf8f6f4 model";
-  v.push_back(g);
-  Family g2 = g;
-  g2.name = "cublaslt.fp8.tn.tensorscale";
-  g2.ptx = "cublasLtMatmul e4m3 x e4m3 -> f32, scalar scales 1.0, TN, fast accumulation, "
-           "split-K 1";
-  g2.instr = 1;
-  g2.ccs = {89, 90, 100, 103, 120, 121};
-  g2.note = "bit-exact where the library keeps one tensor-core chain per element; any "
-            "other composition is reported with its ULP distance";
-  v.push_back(g2);
+  // --- cuBLASLt (host/families_gemm.cpp) ----------------------------------
+  add_gemm_families(v);
   return v;
 }
 

@@ -37,23 +37,25 @@ struct Family {
   std::string ptx;   // the instruction or intrinsic
   FamilyKind kind;
   int instr;
-  vec::Header header;      // op keys only; level and seed come from the run
-  unsigned needs;          // Feature bits (host/instr.h)
-  std::vector<int> ccs;    // 89, 90, 100, ...: where it runs (empty: any)
+  vec::Header header;    // op keys only; level and seed come from the run
+  unsigned needs;        // Feature bits (host/instr.h)
+  std::vector<int> ccs;  // 89, 90, 100, ...: where it runs (empty: any)
   // kConvert
   Slots slots = Slots::kSingle;
-  int src_shift = 0;       // kPairPacked: bit position of the second case
-  int dst_shift = 0;       // bit position of the second result
-  uint32_t dst_mask = 0;   // width of one result
+  int src_shift = 0;      // kPairPacked: bit position of the second case
+  int dst_shift = 0;      // bit position of the second result
+  uint32_t dst_mask = 0;  // width of one result
   // kMma
   FragShape shape = FragShape::kM16N8K32x8;
-  int scale_vec = 0;       // 0: no block scales; else 1, 2, 4
+  int scale_vec = 0;  // 0: no block scales; else 1, 2, 4
   MmaEngine engine = MmaEngine::kSync;
-  bool f16_acc = false;    // C/D are f16 codes (wgmma .f16 accumulator)
-  std::string note;        // what is assumed / unverified
+  bool f16_acc = false;  // C/D are f16 codes (wgmma .f16 accumulator)
+  std::string note;      // what is assumed / unverified
 };
 
 const std::vector<Family>& families();
+// Appends the cuBLASLt families (host/families_gemm.cpp).
+void add_gemm_families(std::vector<Family>& v);
 const Family* find_family(const std::string& name);
 // --only FILTER: exact name, or the name starts with FILTER followed by '.'
 // or '@', or FILTER is a kind ("convert", "mma", "gemm", "cublaslt").
