@@ -1,13 +1,16 @@
 // The fast f32 -> narrow conversions (emu/fast/) against the reference
-// mxc::convert, bit for bit, on both the AVX2 and the scalar path.
+// mxc::convert, bit for bit, on every ISA path this machine has (scalar,
+// AVX2, AVX-512).
 // Level 0: structured cases + 2^12 random per check. Level 1 (CI): the same
 // structured cases as test_cuda_oracle.cpp (every f32 within +-4 ulps of
 // every representable value and midpoint of the target, all specials) plus
 // 2^24 random inputs per target under RNE satfinite and 2^18 under every
 // other (mode, overflow, relu). Level 2: all 2^32 inputs for every
-// (target, RNE/RZ/RU/RD, satfinite or not), multi-threaded.
-#include <catch2/catch.hpp>
+// (target, RNE/RZ/RU/RD, satfinite or not), multi-threaded, through run_plan
+// (SweepKernel::kGeneric; the sweep kernel has tests/test_fast_sweep.cpp).
 #include <fmt/format.h>
+
+#include <catch2/catch.hpp>
 
 #include "conformance/cases.h"
 #include "emu/convert.h"
@@ -48,16 +51,17 @@ void check(Fmt to, const RoundSpec& r, const std::vector<uint32_t>& in,
   INFO(label(to, r, isa) << ": " << res.cases << " cases, " << res.mismatches
                          << " mismatches");
   for (const auto& m : res.first) {
-    UNSCOPED_INFO(fmt::format("  {:08X} => fast {:02X} reference {:02X}",
-                              m[0], m[1], m[2]));
+    UNSCOPED_INFO(fmt::format("  {:08X} => fast {:02X} reference {:02X}", m[0],
+                              m[1], m[2]));
   }
   CHECK(res.cases == in.size());
   CHECK(res.mismatches == 0);
 }
 
 std::vector<fast::Isa> isas() {
-  std::vector<fast::Isa> v{fast::Isa::kScalar};
-  if (fast::best_isa() == fast::Isa::kAvx2) v.push_back(fast::Isa::kAvx2);
+  std::vector<fast::Isa> v;
+  for (fast::Isa i : {fast::Isa::kScalar, fast::Isa::kAvx2, fast::Isa::kAvx512})
+    if (fast::isa_supported(i)) v.push_back(i);
   return v;
 }
 
@@ -90,15 +94,17 @@ TEST_CASE("fast conversions match the reference on structured cases",
           r.mode = m;
           r.overflow = o;
           r.relu = relu;
-          const bool main = m == Round::kRNE && o == Overflow::kSatFinite &&
-                            !relu;
+          const bool main =
+              m == Round::kRNE && o == Overflow::kSatFinite && !relu;
           const size_t n = level <= 0 ? (size_t{1} << 12)
                            : main     ? (size_t{1} << 24)
                                       : (size_t{1} << 18);
           std::vector<uint32_t> in = base;
-          for (uint64_t v : random_inputs(
-                   Fmt::kF32, 0xFA57 + 131 * static_cast<uint64_t>(to) +
-                                  17 * static_cast<uint64_t>(m), n))
+          for (uint64_t v :
+               random_inputs(Fmt::kF32,
+                             0xFA57 + 131 * static_cast<uint64_t>(to) +
+                                 17 * static_cast<uint64_t>(m),
+                             n))
             in.push_back(static_cast<uint32_t>(v));
           for (fast::Isa isa : isas()) check(to, r, in, isa);
         }
@@ -132,14 +138,14 @@ TEST_CASE("sweep helper: ranges, threads and mismatch reporting", "[fast]") {
   r.overflow = Overflow::kSatFinite;
   // A window around 1.0 and the top of the range, on 1 and 2 threads.
   for (unsigned threads : {1u, 2u}) {
-    const auto a = fast::sweep_f32(Fmt::kE4M3, r,
-                                   fast::reference_oracle(Fmt::kE4M3, r),
-                                   threads, 0x3F700000, 0x3F900000);
+    const auto a =
+        fast::sweep_f32(Fmt::kE4M3, r, fast::reference_oracle(Fmt::kE4M3, r),
+                        threads, 0x3F700000, 0x3F900000);
     CHECK(a.cases == 0x200000);
     CHECK(a.mismatches == 0);
-    const auto b = fast::sweep_f32(Fmt::kE4M3, r,
-                                   fast::reference_oracle(Fmt::kE4M3, r),
-                                   threads, 0xFFFF0000, uint64_t{1} << 32);
+    const auto b =
+        fast::sweep_f32(Fmt::kE4M3, r, fast::reference_oracle(Fmt::kE4M3, r),
+                        threads, 0xFFFF0000, uint64_t{1} << 32);
     CHECK(b.cases == 0x10000);
     CHECK(b.mismatches == 0);
   }
@@ -169,9 +175,11 @@ TEST_CASE("fast conversions match the reference on all 2^32 inputs",
         RoundSpec r;
         r.mode = m;
         r.overflow = o;
-        const auto res =
-            fast::sweep_f32(to, r, fast::reference_oracle(to, r), 0);
-        INFO(label(to, r, fast::best_isa()) << ": " << res.mismatches);
+        const fast::Isa isa = fast::best_convert_isa();
+        const auto res = fast::sweep_f32(to, r, fast::reference_oracle(to, r),
+                                         0, 0, uint64_t{1} << 32, isa,
+                                         fast::SweepKernel::kGeneric);
+        INFO(label(to, r, isa) << ": " << res.mismatches);
         for (const auto& x : res.first) {
           UNSCOPED_INFO(fmt::format("  {:08X} => fast {:02X} reference {:02X}",
                                     x[0], x[1], x[2]));

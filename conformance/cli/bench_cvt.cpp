@@ -1,14 +1,18 @@
 // mxc bench rows for conversions (fast path vs CUDA's host function and the
-// reference core) and the f32 sweep (1 vs 2 threads). docs/performance.md.
+// reference core) and the f32 sweep (sweep kernel vs run_plan per ISA, 1
+// vs 2 threads). docs/performance.md.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <ctime>
+#include <string>
 #include <vector>
 
 #include "conformance/cli/bench_common.h"
+#include "conformance/oracle/cuda_host_batch.h"
 #include "conformance/oracle/cuda_host_oracle.h"
 #include "emu/convert.h"
 #include "emu/fast/convert_fast.h"
@@ -46,10 +50,28 @@ void conversion_rows(size_t scale, SplitMix64& g) {
   for (auto& v : rnd) v = static_cast<uint32_t>(g.next());
   for (size_t i = 0; i < n; ++i)  // sweep order: consecutive encodings
     seq[i] = 0x3F000000u + static_cast<uint32_t>(i) * 97u;
-  const fast::Isa best = fast::best_isa();
+  const fast::Isa best = fast::best_convert_isa();
   const bool cuda = cuda_oracle::available();
   uint64_t sink = 0;
+  // The baseline: CUDA's host function inlined in a tight loop
+  // (cuda_oracle::convert_f32_batch, compile-time constant arguments);
+  // without CUDA headers, the reference core.
+  std::vector<uint8_t> bout(n);
   auto baseline = [&](Fmt to, const RoundSpec& r,
+                      const std::vector<uint32_t>& in) {
+    return seconds([&] {
+      for (size_t k = 0; k < reps; ++k) {
+        if (!cuda_oracle::convert_f32_batch(to, r, in.data(), bout.data(),
+                                            in.size())) {
+          for (size_t i = 0; i < in.size(); ++i)
+            bout[i] = static_cast<uint8_t>(convert(Fmt::kF32, to, in[i], r));
+        }
+        sink += bout[k % n];
+      }
+    });
+  };
+  // CUDA through the oracle's per-call dispatch (cuda_oracle::convert).
+  auto per_call = [&](Fmt to, const RoundSpec& r,
                       const std::vector<uint32_t>& in) {
     return seconds([&] {
       for (size_t k = 0; k < reps; ++k)
@@ -73,19 +95,29 @@ void conversion_rows(size_t scale, SplitMix64& g) {
     const std::string what =
         fmt::format("cvt f32->{} {} sat [{}]", desc(c.to).name,
                     round_name(c.mode), fast::isa_name(best));
-    const std::string base = fmt::format("{}{}", cuda ? "CUDA " : "reference ",
-                                         cuda ? c.cuda_name : "mxc::convert");
+    const bool direct = cuda_oracle::batch_function(c.to, r) != nullptr;
+    const std::string base = direct
+                                 ? fmt::format("CUDA {} (inlined)", c.cuda_name)
+                                 : std::string("reference mxc::convert");
     const double t = time_fast(best, c.to, r, rnd, reps, sink);
     row(what.c_str(), items, t, base.c_str(), items, baseline(c.to, r, rnd));
     if (c.to == Fmt::kE4M3) {
       // The same on sweep-ordered inputs (CUDA's branches predict well),
-      // on the scalar fallback, and against our own reference core.
+      // on the other ISAs, against CUDA through the oracle's per-call
+      // dispatch, and against our own reference core.
       row("  same, sweep-ordered inputs", items,
           time_fast(best, c.to, r, seq, reps, sink), base.c_str(), items,
           baseline(c.to, r, seq));
-      row("  same, scalar fallback", items,
-          time_fast(fast::Isa::kScalar, c.to, r, rnd, reps, sink), base.c_str(),
-          items, baseline(c.to, r, rnd));
+      for (fast::Isa isa : {fast::Isa::kAvx2, fast::Isa::kScalar}) {
+        if (isa == best || !fast::isa_supported(isa)) continue;
+        row(fmt::format("  same, {}", fast::isa_name(isa)).c_str(), items,
+            time_fast(isa, c.to, r, rnd, reps, sink), base.c_str(), items,
+            baseline(c.to, r, rnd));
+      }
+      if (cuda) {
+        row("  same", items, t, "CUDA via cuda_oracle::convert", items,
+            per_call(c.to, r, rnd));
+      }
       const double rt = seconds([&] {
         for (size_t k = 0; k < reps; ++k)
           for (uint32_t v : rnd) sink += convert(Fmt::kF32, c.to, v, r);
@@ -97,25 +129,84 @@ void conversion_rows(size_t scale, SplitMix64& g) {
 }
 
 // The 2^32 sweep (f32 -> e4m3 RNE satfinite, fast path only, checksummed):
-// 2^(24+scale) inputs, capped at all 2^32; 2 threads against 1.
+// 2^(24+scale) inputs, capped at all 2^32. The sweep kernel (per-binade
+// constants, fast::SweepKernel::kBinade) on each ISA against the generic
+// run_plan on AVX2 (the sweep before the kernel), 1 thread each; then 2
+// threads against 1; then the other targets on the same inputs, kernel
+// against run_plan, both on the best ISA. Below 2^32 the range is the
+// prefix 0..len-1 (magnitudes below 2, no overflow), so the extrapolated
+// 2^32 time is pessimistic: a full sweep fills the overflow, Inf and NaN
+// binades with constants.
 void sweep_rows(size_t scale) {
   const uint64_t len = uint64_t{1} << std::min<size_t>(24 + scale, 32);
+  const fast::Isa best = fast::best_convert_isa();
+  const fast::Isa base_isa = fast::best_isa();  // AVX2 or scalar
+  using K = fast::SweepKernel;
+  bool sums_agree = true;
+  uint64_t want = 0;
+  double cpu = 0;  // the last run's process CPU time (the machine is shared)
+  auto run = [&](Fmt to, const RoundSpec& r, unsigned threads, fast::Isa isa,
+                 K k, uint64_t n, bool first) {
+    uint64_t sum = 0;
+    const std::clock_t c0 = std::clock();
+    const double t = seconds([&] {
+      sum = fast::sweep_f32(to, r, {}, threads, 0, n, isa, k).checksum;
+    });
+    cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
+    if (first) want = sum;
+    sums_agree = sums_agree && sum == want;
+    return t;
+  };
   RoundSpec r;
   r.overflow = Overflow::kSatFinite;
-  uint64_t sum1 = 0, sum2 = 0;
-  const double t1 = seconds(
-      [&] { sum1 = fast::sweep_f32(Fmt::kE4M3, r, {}, 1, 0, len).checksum; });
-  const double t2 = seconds(
-      [&] { sum2 = fast::sweep_f32(Fmt::kE4M3, r, {}, 2, 0, len).checksum; });
-  row("sweep f32->e4m3, 2 threads", double(len), t2, "same, 1 thread",
-      double(len), t1);
-  const double full = t1 * double(uint64_t{1} << 32) / double(len);
+  const Fmt e4 = Fmt::kE4M3;
+  const double tg = run(e4, r, 1, base_isa, K::kGeneric, len, true);
+  const double cg = cpu;
+  const double tb = run(e4, r, 1, best, K::kBinade, len, false);
+  const double cb = cpu;
+  const std::string base =
+      fmt::format("generic run_plan [{}], 1 thread", fast::isa_name(base_isa));
+  row(fmt::format("sweep f32->e4m3 [kernel, {}], 1 thread",
+                  fast::isa_name(best))
+          .c_str(),
+      double(len), tb, base.c_str(), double(len), tg);
+  for (fast::Isa isa : {fast::Isa::kAvx2, fast::Isa::kScalar}) {
+    if (isa == best || !fast::isa_supported(isa)) continue;
+    row(fmt::format("  same, [kernel, {}]", fast::isa_name(isa)).c_str(),
+        double(len), run(e4, r, 1, isa, K::kBinade, len, false), base.c_str(),
+        double(len), tg);
+  }
+  if (best != base_isa) {
+    row(fmt::format("  same, [generic run_plan, {}]", fast::isa_name(best))
+            .c_str(),
+        double(len), run(e4, r, 1, best, K::kGeneric, len, false), base.c_str(),
+        double(len), tg);
+  }
+  const double t2 = run(e4, r, 2, best, K::kBinade, len, false);
+  row("sweep f32->e4m3 [kernel], 2 threads", double(len), t2, "same, 1 thread",
+      double(len), tb);
+  const double full = double(uint64_t{1} << 32) / double(len);
   fmt::print(
-      "  sweep of 2^{} inputs: 1 thread {:.3f} s, 2 threads {:.3f} s; "
-      "all 2^32 on 1 thread: {:.2f} s{}{}\n",
-      std::bit_width(len) - 1, t1, t2, full,
-      len == (uint64_t{1} << 32) ? " (measured)" : " (extrapolated)",
-      sum1 == sum2 ? "" : "  CHECKSUM MISMATCH");
+      "  sweep of 2^{} inputs: kernel 1 thread {:.3f} s, 2 threads {:.3f} s; "
+      "generic 1 thread {:.3f} s; all 2^32 on 1 thread: kernel {:.2f} s "
+      "(cpu {:.2f} s), generic {:.2f} s (cpu {:.2f} s){}{}\n",
+      std::bit_width(len) - 1, tb, t2, tg, tb * full, cb * full, tg * full,
+      cg * full, len == (uint64_t{1} << 32) ? " (measured)" : " (extrapolated)",
+      sums_agree ? "" : "  CHECKSUM MISMATCH");
+  const std::string base2 =
+      fmt::format("generic run_plan [{}], 1 thread", fast::isa_name(best));
+  for (Fmt to : {Fmt::kE5M2, Fmt::kE3M2, Fmt::kE2M3, Fmt::kE2M1, Fmt::kE8M0,
+                 Fmt::kUE4M3}) {
+    RoundSpec r2 = r;
+    if (to == Fmt::kE8M0) r2.mode = Round::kRU;
+    const double g = run(to, r2, 1, best, K::kGeneric, len, true);
+    const double b = run(to, r2, 1, best, K::kBinade, len, false);
+    row(fmt::format("sweep f32->{} {} [kernel, {}], 1 thread", desc(to).name,
+                    round_name(r2.mode), fast::isa_name(best))
+            .c_str(),
+        double(len), b, base2.c_str(), double(len), g);
+  }
+  if (!sums_agree) fmt::print("  CHECKSUM MISMATCH between sweep kernels\n");
 }
 
 }  // namespace mxc::cli::bench

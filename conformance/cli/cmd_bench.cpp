@@ -49,7 +49,7 @@ void add_bench(CLI::App& app, int& exit_code) {
   CLI::App* c = app.add_subcommand(
       "bench",
       "Measure the fast paths against baselines in the same run (ratios). "
-      "Single-threaded except the sweep row (1 vs 2 threads); sizes grow as "
+      "Single-threaded except the sweep rows marked 2 threads; sizes grow as "
       "2^size");
   c->add_option("--size", *scale, "problem size exponent (0 = tiny)")
       ->capture_default_str();

@@ -6,6 +6,7 @@
 #include "emu/arith.h"
 #include "emu/block/scale.h"
 #include "emu/convert.h"
+#include "emu/fast/nvfp4_fast.h"
 #include "emu/fast/quantize_fast.h"
 #include "emu/round_pack.h"
 #include "emu/unpack.h"
@@ -218,6 +219,14 @@ Nvfp4Block nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
   if (!rbits.empty() && rbits.size() != x.size()) {
     throw std::invalid_argument("nvfp4_quantize_block: one rbits per element");
   }
+  if (rbits.empty()) {
+    Nvfp4Block b;
+    b.codes.resize(x.size());
+    if (fast::nvfp4_quantize_block(p, s_enc, x.data(), x.size(), b.scale,
+                                   b.codes.data())) {
+      return b;  // bit-identical fast path (emu/fast/nvfp4_fast.h)
+    }
+  }
   return nvfp4_with_amax(p, s_enc, nan_max_amax(x), x, rbits);
 }
 
@@ -232,6 +241,10 @@ Nvfp4Matrix nvfp4_quantize_2d(const Nvfp4Profile& p, uint32_t s_enc, int rows,
   Nvfp4Matrix m;
   m.codes.resize(x.size());
   m.scales.resize(static_cast<size_t>(rows) * (cols / kT));
+  if (fast::nvfp4_quantize_2d(p, s_enc, rows, cols, x.data(), m.scales.data(),
+                              m.codes.data())) {
+    return m;  // bit-identical fast path (emu/fast/nvfp4_fast.h)
+  }
   std::vector<uint32_t> tile(kT * kT);
   for (int r0 = 0; r0 < rows; r0 += kT) {
     for (int c0 = 0; c0 < cols; c0 += kT) {

@@ -31,7 +31,40 @@ Isa best_isa() {
 #endif
 }
 
-const char* isa_name(Isa i) { return i == Isa::kAvx2 ? "avx2" : "scalar"; }
+bool isa_supported(Isa i) {
+  switch (i) {
+    case Isa::kScalar:
+      return true;
+    case Isa::kAvx2:
+      return best_isa() == Isa::kAvx2;
+    case Isa::kAvx512:
+#if defined(__x86_64__) || defined(__i386__)
+      return best_isa() == Isa::kAvx2 && __builtin_cpu_supports("avx512f") &&
+             __builtin_cpu_supports("avx512bw");
+#else
+      return false;
+#endif
+  }
+  return false;
+}
+
+Isa best_convert_isa() {
+  static const Isa isa =
+      isa_supported(Isa::kAvx512) ? Isa::kAvx512 : best_isa();
+  return isa;
+}
+
+const char* isa_name(Isa i) {
+  switch (i) {
+    case Isa::kAvx512:
+      return "avx512";
+    case Isa::kAvx2:
+      return "avx2";
+    case Isa::kScalar:
+      break;
+  }
+  return "scalar";
+}
 
 bool covers(Fmt to, const RoundSpec& r) {
   switch (to) {
@@ -100,8 +133,7 @@ uint8_t run_plan_one(const Plan& p, uint32_t x) {
   const uint32_t n = sig >> sh;
   const uint32_t rem = sig & ((1u << sh) - 1);
   const uint32_t half = 1u << (sh - 1);
-  const bool odd =
-      n != 0 && ((static_cast<int32_t>(n) + off) & 1) != 0;
+  const bool odd = n != 0 && ((static_cast<int32_t>(n) + off) & 1) != 0;
   bool inc = false;
   switch (p.spec.mode) {
     case Round::kRNE:
@@ -134,21 +166,25 @@ uint8_t run_plan_one(const Plan& p, uint32_t x) {
 
 void run_plan(const Plan& p, Isa isa, const uint32_t* in, uint8_t* out,
               size_t n) {
-  if (isa == Isa::kAvx2 && p.covered && best_isa() == Isa::kAvx2 &&
+  if (p.covered && isa == Isa::kAvx512 && isa_supported(Isa::kAvx512) &&
+      detail::avx512_run(p, in, out, n)) {
+    return;
+  }
+  if (p.covered && isa != Isa::kScalar && isa_supported(Isa::kAvx2) &&
       detail::avx2_run(p, in, out, n)) {
     return;
   }
   for (size_t i = 0; i < n; ++i) out[i] = run_plan_one(p, in[i]);
 }
 
-void convert_f32_batch(Isa isa, Fmt to, const RoundSpec& r,
-                       const uint32_t* in, uint8_t* out, size_t n) {
+void convert_f32_batch(Isa isa, Fmt to, const RoundSpec& r, const uint32_t* in,
+                       uint8_t* out, size_t n) {
   run_plan(make_plan(to, r), isa, in, out, n);
 }
 
 void convert_f32_batch(Fmt to, const RoundSpec& r, const uint32_t* in,
                        uint8_t* out, size_t n) {
-  convert_f32_batch(best_isa(), to, r, in, out, n);
+  convert_f32_batch(best_convert_isa(), to, r, in, out, n);
 }
 
 }  // namespace mxc::fast

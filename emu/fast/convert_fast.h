@@ -14,10 +14,17 @@
 
 namespace mxc::fast {
 
-enum class Isa : uint8_t { kScalar, kAvx2 };
+enum class Isa : uint8_t { kScalar, kAvx2, kAvx512 };
 
-// The best instruction set this machine supports (kAvx2 or kScalar).
+// The best of kAvx2 / kScalar this machine supports: the levels every fast
+// path (conversion, quantization) implements.
 Isa best_isa();
+// The best ISA for run_plan and the sweeps: kAvx512 where the CPU has
+// AVX-512 F and BW, else best_isa(). Any Isa may be passed to run_plan: one
+// the CPU lacks runs on the best one below it.
+Isa best_convert_isa();
+// Whether this machine can run `i` natively.
+bool isa_supported(Isa i);
 const char* isa_name(Isa i);
 
 // Whether the fast path covers f32 -> `to` under `r`: targets E4M3, E5M2,
@@ -26,12 +33,12 @@ const char* isa_name(Isa i);
 // MXINT8, wide targets) goes through the reference in convert_f32_batch.
 bool covers(Fmt to, const RoundSpec& r);
 
-// out[i] = convert(kF32, to, in[i], r) for i < n, on the best ISA.
+// out[i] = convert(kF32, to, in[i], r) for i < n, on best_convert_isa().
 void convert_f32_batch(Fmt to, const RoundSpec& r, const uint32_t* in,
                        uint8_t* out, size_t n);
-// The same on a chosen ISA (kAvx2 on a machine without it runs scalar).
-void convert_f32_batch(Isa isa, Fmt to, const RoundSpec& r,
-                       const uint32_t* in, uint8_t* out, size_t n);
+// The same on a chosen ISA (one the machine lacks runs on the next below).
+void convert_f32_batch(Isa isa, Fmt to, const RoundSpec& r, const uint32_t* in,
+                       uint8_t* out, size_t n);
 
 // A prepared conversion: the per-(format, spec) constants computed once, for
 // callers that convert many short batches (block quantization, sweeps).
@@ -41,11 +48,11 @@ struct Plan {
   bool covered = false;  // false: every call goes to the reference
   bool e8m0 = false;     // E8M0: no subnormals, the exponent's parity
   bool is_signed = true;
-  bool relu = false;     // .relu on a signed target
-  int m = 0;             // fraction bits
-  int32_t c_sh = 0;      // shift = clamp(c_sh - E, 23 - m, 25)
-  int32_t c_off = 0;     // exponent offset = max(E - c_off, 0) << m
-  int32_t max_enc = 0;   // largest finite magnitude encoding
+  bool relu = false;    // .relu on a signed target
+  int m = 0;            // fraction bits
+  int32_t c_sh = 0;     // shift = clamp(c_sh - E, 23 - m, 25)
+  int32_t c_off = 0;    // exponent offset = max(E - c_off, 0) << m
+  int32_t max_enc = 0;  // largest finite magnitude encoding
   uint32_t sign_bit = 0;
   uint8_t ovf[2] = {0, 0};  // overflow result by sign
   uint8_t inf[2] = {0, 0};  // Inf input result by sign
@@ -58,6 +65,7 @@ uint8_t run_plan_one(const Plan& p, uint32_t x);
 
 namespace detail {
 bool avx2_run(const Plan& p, const uint32_t* in, uint8_t* out, size_t n);
+bool avx512_run(const Plan& p, const uint32_t* in, uint8_t* out, size_t n);
 }  // namespace detail
 
 }  // namespace mxc::fast

@@ -4,25 +4,15 @@
 #include <array>
 #include <bit>
 
+#include "emu/fast/fdpa_decode.h"
 #include "emu/round_pack.h"
 #include "emu/unpack.h"
 
 namespace mxc::fast {
 namespace {
 
-// One decoded code, exactly as fdpa.cpp's read(): |v| = sig * 2^lsb with
-// lsb = exp - frac; exp is the alignment exponent (the format's emin for
-// subnormals and zeros).
-struct Dec {
-  uint16_t sig;
-  int16_t exp;
-  int16_t lsb;
-  uint8_t neg;      // 0 or 1
-  uint8_t special;  // NaN or Inf
-};
-static_assert(sizeof(Dec) == 8);
-
-using Table = std::array<Dec, 256>;
+using detail::Dec;
+using Table = detail::DecTable;
 
 Table make_table(Fmt f) {
   Table t{};
@@ -48,19 +38,6 @@ Table make_table(Fmt f) {
     t[code] = x;
   }
   return t;
-}
-
-bool elem_ok(Fmt f) {
-  switch (f) {
-    case Fmt::kE4M3:
-    case Fmt::kE5M2:
-    case Fmt::kE3M2:
-    case Fmt::kE2M3:
-    case Fmt::kE2M1:
-      return true;
-    default:
-      return false;
-  }
 }
 
 const Table& table(Fmt f) {
@@ -131,6 +108,31 @@ inline int64_t aligned(uint64_t mag, int32_t sh) {
 }
 
 }  // namespace
+
+namespace detail {
+
+bool elem_ok(Fmt f) {
+  switch (f) {
+    case Fmt::kE4M3:
+    case Fmt::kE5M2:
+    case Fmt::kE3M2:
+    case Fmt::kE2M3:
+    case Fmt::kE2M1:
+      return true;
+    default:
+      return false;
+  }
+}
+
+const DecTable& decode_table(Fmt f) { return table(f); }
+
+uint64_t finish_sum(AccRound rho, bool neg, int32_t exp, uint64_t mag) {
+  return finish(rho, neg, exp, mag);
+}
+
+}  // namespace detail
+
+using detail::elem_ok;
 
 bool fdpa_covers(const FdpaParams& p, const FdpaOperands& o) {
   if (!elem_ok(o.a_fmt) || !elem_ok(o.b_fmt)) return false;
@@ -211,8 +213,7 @@ bool fdpa_chunk(const FdpaParams& p, const FdpaOperands& o, size_t k0,
         special |= x.special | y.special | sx.special | sy.special;
         const uint64_t m = uint64_t{uint32_t{x.sig} * y.sig} *
                            uint64_t{uint32_t{sx.sig} * sy.sig};
-        const int32_t e =
-            m != 0 ? x.exp + y.exp + sx.exp + sy.exp : p.e_zero;
+        const int32_t e = m != 0 ? x.exp + y.exp + sx.exp + sy.exp : p.e_zero;
         e_max = std::max(e_max, e);
         mag[k] = m;
         lsb[k] = x.lsb + y.lsb + sx.lsb + sy.lsb;
@@ -224,8 +225,7 @@ bool fdpa_chunk(const FdpaParams& p, const FdpaOperands& o, size_t k0,
       // 2^base, then scaled; the group aligns on its scale exponents only.
       const FormatDesc& da = desc(o.a_fmt);
       const FormatDesc& db = desc(o.b_fmt);
-      const int32_t base =
-          da.emin() + db.emin() - da.man_bits - db.man_bits;
+      const int32_t base = da.emin() + db.emin() - da.man_bits - db.man_bits;
       const size_t G = static_cast<size_t>(p.G);
       for (size_t g0 = 0; g0 < L; g0 += G) {
         const size_t kk = k0 + g0;
@@ -243,8 +243,7 @@ bool fdpa_chunk(const FdpaParams& p, const FdpaOperands& o, size_t k0,
           special |= x.special | y.special;
           const uint32_t m = uint32_t{x.sig} * y.sig;
           nonzero |= m;
-          const int64_t v = static_cast<int64_t>(m)
-                            << (x.lsb + y.lsb - base);
+          const int64_t v = static_cast<int64_t>(m) << (x.lsb + y.lsb - base);
           const int64_t sm = -static_cast<int64_t>(x.neg ^ y.neg);
           sum += (v ^ sm) - sm;
         }

@@ -1,13 +1,18 @@
 #include "emu/fast/quantize_fast.h"
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "emu/block/quantize.h"
+#include "emu/convert.h"
 #include "emu/fast/convert_fast.h"
+#include "emu/fast/quantize_fused.h"
+#include "emu/round_pack.h"
 
 namespace mxc::fast {
 namespace {
@@ -23,20 +28,58 @@ struct ScaleTab {
   uint8_t nan_byte, inf_byte;
   Round round;
   Overflow overflow;
+  ApplyRule apply;
   Fmt elem;
 
   uint8_t lo[256], hi[256], slow[256];
   uint32_t thr[256];
   uint8_t zero_byte;
   Plan plan;
+  // The fused kernels' tables (quantize_fused.h).
+  detail::EScale etab[256];
+  detail::SConst sc[256];
+  detail::ElemK ek;
 
   bool same(const MxProfile& p, Fmt e) const {
     return scale == p.scale && clamp_lo == p.clamp_lo &&
            clamp_hi == p.clamp_hi && above_hi_is_nan == p.above_hi_is_nan &&
            nan_byte == p.nan_byte && inf_byte == p.inf_byte &&
-           round == p.elem_round && overflow == p.elem_overflow && elem == e;
+           round == p.elem_round && overflow == p.elem_overflow &&
+           apply == p.apply && elem == e;
   }
 };
+
+// Every apply rule multiplies by exactly 2^(127 - byte) for these bytes
+// (TE's exp2f_rcp maps byte 0 to 1.0 and 254 to +0.0).
+std::pair<int, int> exact_bytes(const MxProfile& p) {
+  if (p.apply == ApplyRule::kF32MulTeRcp) return {1, 253};
+  return {0, 254};
+}
+
+void build_fused(ScaleTab& t, const MxProfile& p, Fmt elem) {
+  for (int E = 0; E < 256; ++E) {
+    t.etab[E] = {t.thr[E], t.lo[E], t.hi[E], t.slow[E], 0};
+  }
+  t.ek = detail::elem_k(elem);
+  // An f32 product x * 2^d that overflows is +-Inf, which the satfinite
+  // conversion must map to the largest finite (else limit amax so that the
+  // product stays finite). The exact divide never forms the product.
+  const bool inf_sat =
+      p.apply == ApplyRule::kExactDivide ||
+      (t.plan.covered && t.plan.inf[0] == t.ek.max_enc &&
+       t.plan.inf[1] == (static_cast<uint32_t>(t.ek.max_enc) | t.ek.sign_bit));
+  const auto [s_lo, s_hi] = exact_bytes(p);
+  for (int s = 0; s < 256; ++s) {
+    detail::SConst& c = t.sc[s];
+    c = {0x3F800000u, 0x3F800000u, 0, -1};
+    const int d = 127 - s;
+    if (s < s_lo || s > s_hi || !detail::conv_const(t.ek, d, c)) {
+      c.lim = -1;
+      continue;
+    }
+    c.lim = inf_sat ? 254 : std::min(254, 254 - d);
+  }
+}
 
 void build(ScaleTab& t, const MxProfile& p, Fmt elem) {
   auto f = [&](uint32_t amax) { return mx_scale_byte(p, elem, amax); };
@@ -70,6 +113,7 @@ void build(ScaleTab& t, const MxProfile& p, Fmt elem) {
   r.mode = p.elem_round;
   r.overflow = p.elem_overflow;
   t.plan = make_plan(elem, r);
+  build_fused(t, p, elem);
 }
 
 const ScaleTab& scale_tab(const MxProfile& p, Fmt elem) {
@@ -88,10 +132,29 @@ const ScaleTab& scale_tab(const MxProfile& p, Fmt elem) {
   t->inf_byte = p.inf_byte;
   t->round = p.elem_round;
   t->overflow = p.elem_overflow;
+  t->apply = p.apply;
   t->elem = elem;
   build(*t, p, elem);
   cache.push_back(std::move(t));
   return *cache.back();
+}
+
+bool fused_enabled_flag(bool set, bool on) {
+  static std::atomic<bool> flag{true};
+  if (set) flag.store(on);
+  return flag.load();
+}
+
+// The fused kernels take RNE satfinite elements (every shipped profile)
+// and blocks of a multiple of 16 elements.
+bool fused_takes(const MxProfile& p) {
+  return detail::avx512_ok() && p.elem_round == Round::kRNE &&
+         p.elem_overflow == Overflow::kSatFinite && p.block % 16 == 0;
+}
+
+detail::MxKern kern(const MxProfile& p, Fmt elem) {
+  const ScaleTab& t = scale_tab(p, elem);
+  return detail::MxKern{&p, elem, t.etab, t.sc, t.zero_byte, t.ek};
 }
 
 struct Ctx {
@@ -218,8 +281,8 @@ void stage(Isa isa, const Ctx& c, const uint32_t* x, size_t n, size_t B,
   }
 }
 [[gnu::always_inline]] inline void col_scale_row(const uint32_t* xr, size_t w,
-                                                 const int32_t* d,
-                                                 uint32_t* y, uint32_t* bad) {
+                                                 const int32_t* d, uint32_t* y,
+                                                 uint32_t* bad) {
   for (size_t j = 0; j < w; ++j) y[j] = scaled(xr[j], d[j], bad[j]);
 }
 void col_amax_base(const uint32_t* xb, size_t n, size_t B, size_t w,
@@ -234,9 +297,8 @@ void col_scale_row_base(const uint32_t* xr, size_t w, const int32_t* d,
                         uint32_t* y, uint32_t* bad) {
   col_scale_row(xr, w, d, y, bad);
 }
-MXC_AVX2 void col_scale_row_avx2(const uint32_t* xr, size_t w,
-                                 const int32_t* d, uint32_t* y,
-                                 uint32_t* bad) {
+MXC_AVX2 void col_scale_row_avx2(const uint32_t* xr, size_t w, const int32_t* d,
+                                 uint32_t* y, uint32_t* bad) {
   col_scale_row(xr, w, d, y, bad);
 }
 
@@ -265,7 +327,7 @@ void rows_impl(const Ctx& c, int rows, int cols, const uint32_t* x,
     for (size_t c0 = 0; c0 < n; c0 += chunk) {
       const size_t len = std::min(chunk, n - c0);
       stage(isa, c, xr + c0, len, B, sr + c0 / B, y.data(), flags.data());
-      run_plan(c.t->plan, isa, y.data(), cr + c0, len);
+      run_plan(c.t->plan, best_convert_isa(), y.data(), cr + c0, len);
       for (size_t b = 0; b * B < len; ++b) {
         if (flags[b] != 0)
           patch(c, flags[b], sr[c0 / B + b], xr + c0 + b * B, 1, B,
@@ -294,14 +356,63 @@ bool mx_covers(const MxProfile& p, Fmt elem) {
   return !p.neg_zero_to_pos && p.block > 0 && covers(elem, r);
 }
 
+void set_fused_enabled(bool on) { fused_enabled_flag(true, on); }
+
+namespace detail {
+
+bool avx512_ok() { return avx512_cpu() && fused_enabled_flag(false, false); }
+
+ElemK elem_k(Fmt elem) {
+  const FormatDesc& d = desc(elem);
+  ElemK e;
+  e.m = d.man_bits;
+  e.sign_bit = d.has_sign ? static_cast<uint32_t>(d.sign_mask()) : 0u;
+  e.max_enc = static_cast<int32_t>(max_finite_bits(elem, false));
+  e.bias = d.bias;
+  e.max_f32 = static_cast<uint32_t>(
+      convert(elem, Fmt::kF32, static_cast<uint64_t>(e.max_enc)));
+  return e;
+}
+
+bool conv_const(const ElemK& e, int d, SConst& out) {
+  const int emin = 1 - e.bias;
+  const int emax = static_cast<int>(e.max_f32 >> 23) - 127;
+  const int kt = emin - d;       // T = 2^kt
+  const int kc = kt + 23 - e.m;  // C0 = 2^kc
+  const int kx = emax - d;       // MAX = maxv * 2^-d, exponent kx
+  const int ktop = std::max(kx, kt) + 23 - e.m;  // the largest C
+  if (kt < -126 || kx < -126 || kx > 127 || ktop > 127) return false;
+  out.t = static_cast<uint32_t>(kt + 127) << 23;
+  out.c0 = static_cast<uint32_t>(kc + 127) << 23;
+  out.max = (static_cast<uint32_t>(kx + 127) << 23) | (e.max_f32 & 0x7FFFFFu);
+  return true;
+}
+
+void mx_block_ref(const MxKern& k, const uint32_t* x, size_t stride, size_t n,
+                  uint8_t* scale, uint8_t* codes, size_t cstride) {
+  std::vector<uint32_t> buf(n);
+  for (size_t i = 0; i < n; ++i) buf[i] = x[i * stride];
+  const std::span<const uint32_t> blk(buf);
+  const uint8_t s = mx_scale_byte(*k.p, k.elem, block_amax(*k.p, blk));
+  *scale = s;
+  for (size_t i = 0; i < n; ++i)
+    codes[i * cstride] = mx_encode_element(*k.p, k.elem, s, buf[i]);
+}
+
+}  // namespace detail
+
 bool mx_quantize_block(const MxProfile& p, Fmt elem, const uint32_t* x,
                        size_t n, uint8_t& scale, uint8_t* codes) {
   if (!mx_covers(p, elem) || n == 0 || n > kChunk) return false;
+  if (n % 16 == 0 && fused_takes(p)) {
+    detail::mx_rows_avx512(kern(p, elem), n, 1, n, x, &scale, codes);
+    return true;
+  }
   const Ctx c = make_ctx(p, elem);
   uint32_t y[kChunk];
   uint8_t flag = 0;
   stage(best_isa(), c, x, n, n, &scale, y, &flag);
-  run_plan(c.t->plan, best_isa(), y, codes, n);
+  run_plan(c.t->plan, best_convert_isa(), y, codes, n);
   if (flag != 0) patch(c, flag, scale, x, 1, n, codes, 1);
   return true;
 }
@@ -309,6 +420,12 @@ bool mx_quantize_block(const MxProfile& p, Fmt elem, const uint32_t* x,
 bool mx_quantize_rowwise(const MxProfile& p, Fmt elem, int rows, int cols,
                          const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   if (!mx_covers(p, elem)) return false;
+  if (fused_takes(p)) {
+    detail::mx_rows_avx512(kern(p, elem), static_cast<size_t>(p.block),
+                           static_cast<size_t>(rows), static_cast<size_t>(cols),
+                           x, scales, codes);
+    return true;
+  }
   rows_impl(make_ctx(p, elem), rows, cols, x, scales, codes);
   return true;
 }
@@ -316,6 +433,12 @@ bool mx_quantize_rowwise(const MxProfile& p, Fmt elem, int rows, int cols,
 bool mx_quantize_colwise(const MxProfile& p, Fmt elem, int rows, int cols,
                          const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   if (!mx_covers(p, elem)) return false;
+  if (fused_takes(p)) {
+    detail::mx_cols_avx512(kern(p, elem), static_cast<size_t>(p.block),
+                           static_cast<size_t>(rows), static_cast<size_t>(cols),
+                           x, scales, codes);
+    return true;
+  }
   const Ctx c = make_ctx(p, elem);
   const size_t B = static_cast<size_t>(p.block);
   const size_t n = static_cast<size_t>(cols);
@@ -353,12 +476,13 @@ bool mx_quantize_colwise(const MxProfile& p, Fmt elem, int rows, int cols,
         } else {
           col_scale_row_base(xr, w, d.data(), y.data(), bad.data());
         }
-        run_plan(c.t->plan, isa, y.data(), codes + (r0 + i) * n + c0, w);
+        run_plan(c.t->plan, best_convert_isa(), y.data(),
+                 codes + (r0 + i) * n + c0, w);
       }
       for (size_t j = 0; j < w; ++j) {
         if (bad[j] != 0)
-          patch(c, ok[j] ? 1 : 2, s[j], xb + j, n, B,
-                codes + r0 * n + c0 + j, n);
+          patch(c, ok[j] ? 1 : 2, s[j], xb + j, n, B, codes + r0 * n + c0 + j,
+                n);
       }
     }
   }

@@ -13,6 +13,10 @@
 //     which is an exponent-field add; the scaled f32 then goes through the
 //     fast conversion (emu/fast/convert_fast.h). Any other element (zero
 //     excepted) goes to mx_encode_element.
+// With AVX-512F and RNE satfinite elements (every shipped profile), blocks
+// of a multiple of 16 take the fused single-pass kernels instead
+// (emu/fast/quantize_fused.h): amax, scale byte and the in-register
+// conversion of the unscaled input, one pass per block.
 #pragma once
 
 #include <cstddef>
@@ -23,6 +27,10 @@
 namespace mxc::fast {
 
 bool mx_covers(const MxProfile& p, Fmt elem);
+
+// Tests: false makes every fast quantization function (MX and NVFP4) skip
+// the fused AVX-512 kernels and take its portable path; default true.
+void set_fused_enabled(bool on);
 
 // One block of n elements. False (nothing written) when not covered.
 bool mx_quantize_block(const MxProfile& p, Fmt elem, const uint32_t* x,

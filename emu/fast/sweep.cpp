@@ -28,7 +28,8 @@ SweepResult parallel(uint64_t total, unsigned threads, Body body) {
       const uint64_t c = next.fetch_add(1, std::memory_order_relaxed);
       if (c >= chunks) break;
       const uint64_t b = c * kChunk;
-      const size_t len = static_cast<size_t>(std::min<uint64_t>(kChunk, total - b));
+      const size_t len =
+          static_cast<size_t>(std::min<uint64_t>(kChunk, total - b));
       body(parts[t], in, fast, ref, b, len);
     }
   };
@@ -50,11 +51,10 @@ SweepResult parallel(uint64_t total, unsigned threads, Body body) {
   return all;
 }
 
-void compare(SweepResult& s, const Plan& p, Isa isa, const BatchOracle& oracle,
-             const uint32_t* in, uint8_t* fast, uint8_t* ref, size_t len) {
-  run_plan(p, isa, in, fast, len);
-  uint64_t sum = 0;
-  for (size_t i = 0; i < len; ++i) sum += fast[i];
+// Checks the chunk's fast results (already in `fast`, byte sum `sum`)
+// against the oracle on the same inputs.
+void compare(SweepResult& s, const BatchOracle& oracle, const uint32_t* in,
+             const uint8_t* fast, uint8_t* ref, size_t len, uint64_t sum) {
   s.checksum += sum;
   s.cases += len;
   if (!oracle) return;
@@ -67,6 +67,12 @@ void compare(SweepResult& s, const Plan& p, Isa isa, const BatchOracle& oracle,
   }
 }
 
+uint64_t byte_sum(const uint8_t* b, size_t len) {
+  uint64_t sum = 0;
+  for (size_t i = 0; i < len; ++i) sum += b[i];
+  return sum;
+}
+
 }  // namespace
 
 BatchOracle reference_oracle(Fmt to, const RoundSpec& r) {
@@ -76,35 +82,50 @@ BatchOracle reference_oracle(Fmt to, const RoundSpec& r) {
   };
 }
 
+const char* sweep_kernel_name(SweepKernel k) {
+  return k == SweepKernel::kBinade ? "binade" : "generic";
+}
+
 SweepResult sweep_f32(Fmt to, const RoundSpec& r, const BatchOracle& oracle,
-                      unsigned threads, uint64_t begin, uint64_t end,
-                      Isa isa) {
+                      unsigned threads, uint64_t begin, uint64_t end, Isa isa,
+                      SweepKernel kernel) {
   end = std::min<uint64_t>(end, uint64_t{1} << 32);
   if (begin >= end) return {};
   const Plan p = make_plan(to, r);
-  return parallel(end - begin, threads,
-                  [&](SweepResult& s, std::vector<uint32_t>& in,
-                      std::vector<uint8_t>& fast, std::vector<uint8_t>& ref,
-                      uint64_t b, size_t len) {
-                    const auto first = static_cast<uint32_t>(begin + b);
-                    for (size_t i = 0; i < len; ++i)
-                      in[i] = first + static_cast<uint32_t>(i);
-                    compare(s, p, isa, oracle, in.data(), fast.data(),
-                            ref.data(), len);
-                  });
+  return parallel(
+      end - begin, threads,
+      [&](SweepResult& s, std::vector<uint32_t>& in, std::vector<uint8_t>& fast,
+          std::vector<uint8_t>& ref, uint64_t b, size_t len) {
+        const auto first = static_cast<uint32_t>(begin + b);
+        const bool need_in = oracle || kernel == SweepKernel::kGeneric;
+        if (need_in) {
+          for (size_t i = 0; i < len; ++i)
+            in[i] = first + static_cast<uint32_t>(i);
+        }
+        uint64_t sum;
+        if (kernel == SweepKernel::kBinade) {
+          sum = sweep_range(p, isa, first, fast.data(), len);
+        } else {
+          run_plan(p, isa, in.data(), fast.data(), len);
+          sum = byte_sum(fast.data(), len);
+        }
+        compare(s, oracle, in.data(), fast.data(), ref.data(), len, sum);
+      });
 }
 
 SweepResult check_f32(Fmt to, const RoundSpec& r, const BatchOracle& oracle,
                       const std::vector<uint32_t>& inputs, unsigned threads,
                       Isa isa) {
   const Plan p = make_plan(to, r);
-  return parallel(inputs.size(), threads,
-                  [&](SweepResult& s, std::vector<uint32_t>&,
-                      std::vector<uint8_t>& fast, std::vector<uint8_t>& ref,
-                      uint64_t b, size_t len) {
-                    compare(s, p, isa, oracle, inputs.data() + b, fast.data(),
-                            ref.data(), len);
-                  });
+  return parallel(
+      inputs.size(), threads,
+      [&](SweepResult& s, std::vector<uint32_t>&, std::vector<uint8_t>& fast,
+          std::vector<uint8_t>& ref, uint64_t b, size_t len) {
+        const uint32_t* in = inputs.data() + b;
+        run_plan(p, isa, in, fast.data(), len);
+        compare(s, oracle, in, fast.data(), ref.data(), len,
+                byte_sum(fast.data(), len));
+      });
 }
 
 }  // namespace mxc::fast

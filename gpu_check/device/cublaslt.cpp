@@ -1,14 +1,16 @@
 // cuBLASLt: the support-matrix probe (one heuristic query per format x
-// layout x output type) and GEMM runs for the bit-exact comparison with
-// the composed model. Layout naming as emu/mma/gemm.h (cuBLAS, column-major).
+// layout x output type) and GEMM runs for the comparison with the composed
+// model. Layout naming as emu/mma/gemm.h (cuBLAS, column-major). Operand
+// and scale images come from host/replay.h gemm_images (FP4 packed two per
+// byte, 1D block scales in the 128x4 tiles, FP32 block scales [k-block][row]).
 #include <cublasLt.h>
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 
 #include <cstring>
 
-#include "emu/block/swizzle.h"
 #include "gpu_check/device/cuda_backend.h"
+#include "gpu_check/host/replay.h"
 
 namespace mxc::gpu {
 namespace {
@@ -51,7 +53,8 @@ const Format kFormats[] = {
      CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F},
     {"fp8-vec128x1d1d", CUDA_R_8F_E4M3, CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F,
      CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F},
-    {"fp8-blk128x128", CUDA_R_8F_E4M3, CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F,
+    {"fp8-blk128x128", CUDA_R_8F_E4M3,
+     CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F,
      CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F},
     {"mxfp8", CUDA_R_8F_E4M3, CUBLASLT_MATMUL_MATRIX_SCALE_VEC32_UE8M0,
      CUBLASLT_MATMUL_MATRIX_SCALE_VEC32_UE8M0},
@@ -74,25 +77,39 @@ struct Plan {
   }
 };
 
-cublasStatus_t make_plan(Plan& p, const Format& f, bool ta, bool tb, cudaDataType_t out, int M,
-                         int N, int K, const void* sa, const void* sb, bool fast_accum) {
-  cublasStatus_t s = cublasLtMatmulDescCreate(&p.op, CUBLAS_COMPUTE_32F, CUDA_R_32F);
+cublasStatus_t make_plan(Plan& p, const Format& f, bool ta, bool tb,
+                         cudaDataType_t out, int M, int N, int K,
+                         const void* sa, const void* sb, bool fast_accum) {
+  cublasStatus_t s =
+      cublasLtMatmulDescCreate(&p.op, CUBLAS_COMPUTE_32F, CUDA_R_32F);
   if (s) return s;
-  const cublasOperation_t oa = ta ? CUBLAS_OP_T : CUBLAS_OP_N, ob = tb ? CUBLAS_OP_T : CUBLAS_OP_N;
-  cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSA, &oa, sizeof(oa));
-  cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSB, &ob, sizeof(ob));
+  const cublasOperation_t oa = ta ? CUBLAS_OP_T : CUBLAS_OP_N,
+                          ob = tb ? CUBLAS_OP_T : CUBLAS_OP_N;
+  cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSA, &oa,
+                                 sizeof(oa));
+  cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSB, &ob,
+                                 sizeof(ob));
   const int32_t am = f.a_mode, bm = f.b_mode;
-  if ((s = cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &am, sizeof(am))))
+  if ((s = cublasLtMatmulDescSetAttribute(
+           p.op, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &am, sizeof(am))))
     return s;
-  if ((s = cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &bm, sizeof(bm))))
+  if ((s = cublasLtMatmulDescSetAttribute(
+           p.op, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &bm, sizeof(bm))))
     return s;
-  cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof(sa));
-  cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof(sb));
+  cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER,
+                                 &sa, sizeof(sa));
+  cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER,
+                                 &sb, sizeof(sb));
   const int8_t fa = fast_accum ? 1 : 0;
-  cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fa, sizeof(fa));
+  cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fa,
+                                 sizeof(fa));
   // Stored shapes (column-major): op(A) = T stores A as K x M.
-  if ((s = cublasLtMatrixLayoutCreate(&p.a, f.ab, ta ? K : M, ta ? M : K, ta ? K : M))) return s;
-  if ((s = cublasLtMatrixLayoutCreate(&p.b, f.ab, tb ? N : K, tb ? K : N, tb ? N : K))) return s;
+  if ((s = cublasLtMatrixLayoutCreate(&p.a, f.ab, ta ? K : M, ta ? M : K,
+                                      ta ? K : M)))
+    return s;
+  if ((s = cublasLtMatrixLayoutCreate(&p.b, f.ab, tb ? N : K, tb ? K : N,
+                                      tb ? N : K)))
+    return s;
   const cudaDataType_t ct = out == CUDA_R_32F ? CUDA_R_32F : out;
   if ((s = cublasLtMatrixLayoutCreate(&p.c, ct, M, N, M))) return s;
   return cublasLtMatrixLayoutCreate(&p.d, out, M, N, M);
@@ -113,7 +130,8 @@ std::vector<SupportEntry> cublaslt_probe_matrix() {
   cublasLtMatmulPreference_t pref = nullptr;
   cublasLtMatmulPreferenceCreate(&pref);
   const size_t ws = size_t{64} << 20;
-  cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));
+  cublasLtMatmulPreferenceSetAttribute(
+      pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));
   const struct {
     const char* name;
     cudaDataType_t t;
@@ -125,16 +143,18 @@ std::vector<SupportEntry> cublaslt_probe_matrix() {
         SupportEntry e{f.name, l, o.name, false, ""};
         Plan p;
         const int M = 256, N = 256, K = 256;
-        cublasStatus_t s = make_plan(p, f, l[0] == 'T', l[1] == 'T', o.t, M, N, K, scales.p,
-                                     scales.p, false);
+        cublasStatus_t s = make_plan(p, f, l[0] == 'T', l[1] == 'T', o.t, M, N,
+                                     K, scales.p, scales.p, false);
         if (s) {
           e.detail = "descriptor: " + status_text(s);
         } else {
           cublasLtMatmulHeuristicResult_t res[8];
           int n = 0;
-          s = cublasLtMatmulAlgoGetHeuristic(lt.h, p.op, p.a, p.b, p.c, p.d, pref, 8, res, &n);
+          s = cublasLtMatmulAlgoGetHeuristic(lt.h, p.op, p.a, p.b, p.c, p.d,
+                                             pref, 8, res, &n);
           e.supported = s == CUBLAS_STATUS_SUCCESS && n > 0;
-          e.detail = s ? "heuristic: " + status_text(s) : fmt::format("{} algorithms", n);
+          e.detail = s ? "heuristic: " + status_text(s)
+                       : fmt::format("{} algorithms", n);
         }
         m.push_back(e);
       }
@@ -144,12 +164,39 @@ std::vector<SupportEntry> cublaslt_probe_matrix() {
   return m;
 }
 
-bool cublaslt_run(const GemmCase& gc, std::vector<uint64_t>& dout, std::string& why) {
+namespace {
+
+const Format* find_format(const std::string& name) {
+  for (const Format& f : kFormats)
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+// "algo 21 tile 18 split-K 1 reduction 0" for the report.
+std::string algo_text(const cublasLtMatmulAlgo_t& a) {
+  int32_t id = -1, split = -1;
+  uint32_t tile = 0, red = 0;
+  size_t w = 0;
+  cublasLtMatmulAlgoConfigGetAttribute(&a, CUBLASLT_ALGO_CONFIG_ID, &id,
+                                       sizeof(id), &w);
+  cublasLtMatmulAlgoConfigGetAttribute(&a, CUBLASLT_ALGO_CONFIG_TILE_ID, &tile,
+                                       sizeof(tile), &w);
+  cublasLtMatmulAlgoConfigGetAttribute(&a, CUBLASLT_ALGO_CONFIG_SPLITK_NUM,
+                                       &split, sizeof(split), &w);
+  cublasLtMatmulAlgoConfigGetAttribute(
+      &a, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME, &red, sizeof(red), &w);
+  return fmt::format("algo {} tile {} split-K {} reduction {}", id, tile, split,
+                     red);
+}
+
+}  // namespace
+
+bool cublaslt_run(const GemmCase& gc, std::vector<uint64_t>& dout,
+                  std::string& why) {
   const GemmProblem& p = gc.p;
-  const bool mx = gc.format == "mxfp8";
-  const Format& f = mx ? kFormats[4] : kFormats[0];
-  if (p.layout != GemmLayout::kTN) {
-    why = "only TN is wired for replay";
+  const Format* f = find_format(gc.format);
+  if (!f) {
+    why = "unknown cuBLASLt format " + gc.format;
     return false;
   }
   Lt lt;
@@ -158,33 +205,28 @@ bool cublaslt_run(const GemmCase& gc, std::vector<uint64_t>& dout, std::string& 
     return false;
   }
   const int M = p.M, N = p.N, K = p.K;
-  std::vector<uint8_t> a(p.A.begin(), p.A.end()), b(p.B.begin(), p.B.end());
-  std::vector<uint8_t> sa, sb;
-  const float one = 1.0f;
-  if (mx) {
-    const size_t kb = static_cast<size_t>(K / 32);
-    std::vector<uint8_t> pa(p.SA.begin(), p.SA.end()), pb(p.SB.begin(), p.SB.end());
-    sa = swizzle_scales(pa, static_cast<size_t>(M), kb);
-    sb = swizzle_scales(pb, static_cast<size_t>(N), kb);
-  } else {
-    sa.resize(4);
-    sb.resize(4);
-    std::memcpy(sa.data(), &one, 4);
-    std::memcpy(sb.data(), &one, 4);
-  }
-  DevMem da(a.size()), db(b.size()), dsa(sa.size()), dsb(sb.size()),
+  // cuBLAS naming (emu/mma/gemm.h): op(A) = T for TN and TT, op(B) = T for
+  // NT and TT; make_plan derives the stored shapes and leading dimensions.
+  const bool ta = p.layout == GemmLayout::kTN || p.layout == GemmLayout::kTT;
+  const bool tb = p.layout == GemmLayout::kNT || p.layout == GemmLayout::kTT;
+  const GemmImages im = gemm_images(gc);  // packed operands, scale tensors
+  DevMem da(im.a.size()), db(im.b.size()), dsa(im.sa.size()), dsb(im.sb.size()),
       dd(static_cast<size_t>(M) * N * 4), ws(size_t{64} << 20);
   auto up = [](DevMem& m, const std::vector<uint8_t>& v) {
-    if (cudaMemcpy(m.p, v.data(), v.size(), cudaMemcpyHostToDevice) != cudaSuccess)
+    if (cudaMemcpy(m.p, v.data(), v.size(), cudaMemcpyHostToDevice) !=
+        cudaSuccess)
       throw BackendError("cudaMemcpy to cuBLASLt operands failed");
   };
-  up(da, a);
-  up(db, b);
-  up(dsa, sa);
-  up(dsb, sb);
+  up(da, im.a);
+  up(db, im.b);
+  up(dsa, im.sa);
+  up(dsb, im.sb);
   cudaMemset(dd.p, 0, static_cast<size_t>(M) * N * 4);
   Plan plan;
-  cublasStatus_t s = make_plan(plan, f, true, false, CUDA_R_32F, M, N, K, dsa.p, dsb.p, !mx);
+  const bool fast =
+      gc.fast_accum && f->a_mode == CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F;
+  cublasStatus_t s =
+      make_plan(plan, *f, ta, tb, CUDA_R_32F, M, N, K, dsa.p, dsb.p, fast);
   if (s) {
     why = "descriptor: " + status_text(s);
     return false;
@@ -192,16 +234,20 @@ bool cublaslt_run(const GemmCase& gc, std::vector<uint64_t>& dout, std::string& 
   cublasLtMatmulPreference_t pref = nullptr;
   cublasLtMatmulPreferenceCreate(&pref);
   const size_t wsb = size_t{64} << 20;
-  cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsb, sizeof(wsb));
+  cublasLtMatmulPreferenceSetAttribute(
+      pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsb, sizeof(wsb));
   cublasLtMatmulHeuristicResult_t res[16];
   int n = 0;
-  s = cublasLtMatmulAlgoGetHeuristic(lt.h, plan.op, plan.a, plan.b, plan.c, plan.d, pref, 16, res, &n);
+  s = cublasLtMatmulAlgoGetHeuristic(lt.h, plan.op, plan.a, plan.b, plan.c,
+                                     plan.d, pref, 16, res, &n);
   cublasLtMatmulPreferenceDestroy(pref);
   if (s || n == 0) {
-    why = s ? "heuristic: " + status_text(s) : "no algorithm for this problem";
+    why = s ? "heuristic: " + status_text(s)
+            : "heuristic: no algorithm for this problem";
     return false;
   }
-  // Deterministic: split-K 1, no reduction scheme (docs/models.md).
+  // Deterministic: split-K 1, no reduction scheme (docs/models.md); else
+  // the heuristic's first algorithm as it comes ("any algorithm").
   const cublasLtMatmulAlgo_t* chosen = nullptr;
   cublasLtMatmulAlgo_t algo;
   for (int i = 0; i < n && !chosen; ++i) {
@@ -209,11 +255,13 @@ bool cublaslt_run(const GemmCase& gc, std::vector<uint64_t>& dout, std::string& 
     if (gc.deterministic) {
       const int32_t split = 1;
       const uint32_t red = CUBLASLT_REDUCTION_SCHEME_NONE;
-      cublasLtMatmulAlgoConfigSetAttribute(&algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &split, sizeof(split));
-      cublasLtMatmulAlgoConfigSetAttribute(&algo, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME, &red, sizeof(red));
+      cublasLtMatmulAlgoConfigSetAttribute(
+          &algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &split, sizeof(split));
+      cublasLtMatmulAlgoConfigSetAttribute(
+          &algo, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME, &red, sizeof(red));
       cublasLtMatmulHeuristicResult_t chk{};
-      if (cublasLtMatmulAlgoCheck(lt.h, plan.op, plan.a, plan.b, plan.c, plan.d, &algo, &chk) !=
-          CUBLAS_STATUS_SUCCESS)
+      if (cublasLtMatmulAlgoCheck(lt.h, plan.op, plan.a, plan.b, plan.c, plan.d,
+                                  &algo, &chk) != CUBLAS_STATUS_SUCCESS)
         continue;
     }
     chosen = &algo;
@@ -222,18 +270,23 @@ bool cublaslt_run(const GemmCase& gc, std::vector<uint64_t>& dout, std::string& 
     why = "no heuristic algorithm accepts split-K 1 with reduction NONE";
     return false;
   }
-  const float alpha = 1.0f, beta = 0.0f;
-  s = cublasLtMatmul(lt.h, plan.op, &alpha, da.p, plan.a, db.p, plan.b, &beta, dd.p, plan.c, dd.p,
-                     plan.d, chosen, ws.p, wsb, nullptr);
+  const float alpha = gc.alpha, beta = 0.0f;
+  s = cublasLtMatmul(lt.h, plan.op, &alpha, da.p, plan.a, db.p, plan.b, &beta,
+                     dd.p, plan.c, dd.p, plan.d, chosen, ws.p, wsb, nullptr);
   if (s) {
     why = "cublasLtMatmul: " + status_text(s);
     return false;
   }
   const cudaError_t e = cudaDeviceSynchronize();
-  if (e != cudaSuccess) throw BackendError(fmt::format("cublasLtMatmul: {}", cudaGetErrorString(e)));
+  if (e != cudaSuccess)
+    throw BackendError(
+        fmt::format("cublasLtMatmul: {}", cudaGetErrorString(e)));
   std::vector<uint32_t> d(static_cast<size_t>(M) * N);
-  cudaMemcpy(d.data(), dd.p, d.size() * 4, cudaMemcpyDeviceToHost);
+  if (cudaMemcpy(d.data(), dd.p, d.size() * 4, cudaMemcpyDeviceToHost) !=
+      cudaSuccess)
+    throw BackendError("cudaMemcpy of the cuBLASLt result failed");
   dout.assign(d.begin(), d.end());
+  why = algo_text(*chosen);
   return true;
 }
 

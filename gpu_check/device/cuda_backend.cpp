@@ -13,7 +13,8 @@ namespace {
 
 [[noreturn]] void fail(const char* what, int err) {
   const auto e = static_cast<cudaError_t>(err);
-  throw BackendError(fmt::format("{}: {} ({})", what, cudaGetErrorName(e), cudaGetErrorString(e)));
+  throw BackendError(fmt::format("{}: {} ({})", what, cudaGetErrorName(e),
+                                 cudaGetErrorString(e)));
 }
 
 void check(cudaError_t e, const char* what) {
@@ -27,7 +28,10 @@ class Buf {
     if (n) check(cudaMalloc(&p_, n * sizeof(uint32_t)), "cudaMalloc");
   }
   Buf(std::span<const uint32_t> h) : Buf(h.size()) {
-    if (n_) check(cudaMemcpy(p_, h.data(), n_ * sizeof(uint32_t), cudaMemcpyHostToDevice), "cudaMemcpy H2D");
+    if (n_)
+      check(cudaMemcpy(p_, h.data(), n_ * sizeof(uint32_t),
+                       cudaMemcpyHostToDevice),
+            "cudaMemcpy H2D");
   }
   ~Buf() {
     if (p_) cudaFree(p_);
@@ -36,7 +40,9 @@ class Buf {
   Buf& operator=(const Buf&) = delete;
   uint32_t* get() const { return static_cast<uint32_t*>(p_); }
   void to_host(std::span<uint32_t> h) const {
-    check(cudaMemcpy(h.data(), p_, h.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost), "cudaMemcpy D2H");
+    check(cudaMemcpy(h.data(), p_, h.size() * sizeof(uint32_t),
+                     cudaMemcpyDeviceToHost),
+          "cudaMemcpy D2H");
   }
 
  private:
@@ -44,7 +50,9 @@ class Buf {
   size_t n_;
 };
 
-std::string version_text(int v) { return fmt::format("{}.{}", v / 1000, v % 1000 / 10); }
+std::string version_text(int v) {
+  return fmt::format("{}.{}", v / 1000, v % 1000 / 10);
+}
 
 class CudaBackend : public Backend {
  public:
@@ -53,7 +61,8 @@ class CudaBackend : public Backend {
     int n = 0;
     const cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess) {
-      d.why = fmt::format("cudaGetDeviceCount: {} ({})", cudaGetErrorName(e), cudaGetErrorString(e));
+      d.why = fmt::format("cudaGetDeviceCount: {} ({})", cudaGetErrorName(e),
+                          cudaGetErrorString(e));
       return d;
     }
     if (n == 0) {
@@ -72,12 +81,14 @@ class CudaBackend : public Backend {
     d.driver = version_text(dv);
     d.runtime = version_text(rv);
     const size_t lt = cublaslt_version();
-    d.cublaslt = fmt::format("{}.{}.{}", lt / 10000, lt % 10000 / 100, lt % 100);
+    d.cublaslt =
+        fmt::format("{}.{}.{}", lt / 10000, lt % 10000 / 100, lt % 100);
     Buf f(1);
     const int le = dev::launch_probe(f.get());
     if (le != 0) {
       d.features = 0;  // no kernel image for this device: every family skips
-      d.why = fmt::format("probe kernel: {}", cudaGetErrorString(static_cast<cudaError_t>(le)));
+      d.why = fmt::format("probe kernel: {}",
+                          cudaGetErrorString(static_cast<cudaError_t>(le)));
       cudaGetLastError();
       return d;
     }
@@ -88,16 +99,19 @@ class CudaBackend : public Backend {
     return d;
   }
 
-  void convert(const Family& fam, std::span<const uint32_t> in0, std::span<const uint32_t> in1,
-               std::span<const uint32_t> rbits, std::span<uint32_t> out) override {
+  void convert(const Family& fam, std::span<const uint32_t> in0,
+               std::span<const uint32_t> in1, std::span<const uint32_t> rbits,
+               std::span<uint32_t> out) override {
     Buf a(in0), b(in1), r(rbits), o(out.size());
-    const int e = dev::launch_convert(fam.instr, a.get(), b.get(), r.get(), o.get(), out.size());
+    const int e = dev::launch_convert(fam.instr, a.get(), b.get(), r.get(),
+                                      o.get(), out.size());
     if (e) fail("convert kernel launch", e);
     check(cudaDeviceSynchronize(), "convert kernel");
     o.to_host(out);
   }
 
-  void mma(const Family& fam, const MmaBatch& bt, std::vector<uint32_t>& d) override {
+  void mma(const Family& fam, const MmaBatch& bt,
+           std::vector<uint32_t>& d) override {
     if (fam.engine == MmaEngine::kWgmma) {
       wgmma(fam, bt, d);
       return;
@@ -107,9 +121,10 @@ class CudaBackend : public Backend {
       return;
     }
     Buf a(bt.a), b(bt.b), c(bt.c), sa(bt.sfa), sb(bt.sfb), o(bt.tiles * 128);
-    const int e = dev::launch_mma(fam.instr, a.get(), b.get(), c.get(),
-                                  bt.sfa.empty() ? nullptr : sa.get(),
-                                  bt.sfb.empty() ? nullptr : sb.get(), o.get(), bt.tiles);
+    const int e =
+        dev::launch_mma(fam.instr, a.get(), b.get(), c.get(),
+                        bt.sfa.empty() ? nullptr : sa.get(),
+                        bt.sfb.empty() ? nullptr : sb.get(), o.get(), bt.tiles);
     if (e) fail("mma kernel launch", e);
     check(cudaDeviceSynchronize(), "mma kernel");
     d.resize(bt.tiles * 128);
@@ -120,8 +135,9 @@ class CudaBackend : public Backend {
   void wgmma(const Family& fam, const MmaBatch& bt, std::vector<uint32_t>& d) {
     const WgmmaImages im = wgmma_images(bt, fam.f16_acc);
     Buf a(im.a), b(im.b), c(im.c), o(im.c.size());
-    const int e = dev::launch_wgmma(fam.instr, a.get(), b.get(), c.get(), o.get(), im.c_regs,
-                                    kWgmmaLbo, kWgmmaSbo, bt.tiles);
+    const int e =
+        dev::launch_wgmma(fam.instr, a.get(), b.get(), c.get(), o.get(),
+                          im.c_regs, kWgmmaLbo, kWgmmaSbo, bt.tiles);
     if (e) fail("wgmma kernel launch", e);
     check(cudaDeviceSynchronize(), "wgmma kernel");
     std::vector<uint32_t> regs(im.c.size());
@@ -129,28 +145,30 @@ class CudaBackend : public Backend {
     d = wgmma_fold_d(regs, bt.tiles, fam.f16_acc);
   }
 
-  // One tcgen05.mma (M=128, N=16) per tile on images built by host/tcgen05.h.
-  void tcgen05(const Family& fam, const MmaBatch& bt, std::vector<uint32_t>& d) {
-    const bool scaled = fam.scale_vec != 0;
-    const Tc05Images im = tcgen05_images(bt, scaled);
-    const int i = scaled ? fam.instr - kTc05Mxf8E4E4 : fam.instr - kTc05F8f6f4E4E4;
-    const F8f6f4Type ta = (i >> 1) ? F8f6f4Type::kE5M2 : F8f6f4Type::kE4M3;
-    const F8f6f4Type tb = (i & 1) ? F8f6f4Type::kE5M2 : F8f6f4Type::kE4M3;
-    const uint32_t idesc = scaled ? tcgen05_idesc_mxf8f6f4(ta, tb, kTc05M, kTc05N, 0, 0)
-                                  : tcgen05_idesc_f8f6f4(ta, tb, true, kTc05M, kTc05N);
+  // One tcgen05.mma (M=128, N=16) per tile on images built by host/tcgen05.h;
+  // the operand types, D type and scale type travel in the instruction
+  // descriptor (tcgen05_config), the kind in the kernel instantiation.
+  void tcgen05(const Family& fam, const MmaBatch& bt,
+               std::vector<uint32_t>& d) {
+    const Tc05Config cfg = tcgen05_config(fam);
+    const Tc05Images im = tcgen05_images(bt, fam);
     Buf a(im.a), b(im.b), c(im.c), sa(im.sfa), sb(im.sfb), o(im.c.size());
-    const int e = dev::launch_tcgen05(fam.instr, a.get(), b.get(), c.get(), sa.get(), sb.get(),
-                                      o.get(), idesc, kWgmmaLbo, kWgmmaSbo, bt.tiles);
+    const int e = dev::launch_tcgen05(fam.instr, a.get(), b.get(), c.get(),
+                                      sa.get(), sb.get(), o.get(), cfg.idesc,
+                                      kWgmmaLbo, kWgmmaSbo, bt.tiles);
     if (e) fail("tcgen05 kernel launch", e);
     check(cudaDeviceSynchronize(), "tcgen05 kernel");
     std::vector<uint32_t> regs(im.c.size());
     o.to_host(regs);
-    d = tcgen05_fold_d(regs, bt.tiles);
+    d = tcgen05_fold_d(regs, bt.tiles, cfg.f16_d);
   }
 
-  std::vector<SupportEntry> cublaslt_support() override { return cublaslt_probe_matrix(); }
+  std::vector<SupportEntry> cublaslt_support() override {
+    return cublaslt_probe_matrix();
+  }
 
-  bool cublaslt_gemm(const GemmCase& c, std::vector<uint64_t>& d, std::string& why) override {
+  bool cublaslt_gemm(const GemmCase& c, std::vector<uint64_t>& d,
+                     std::string& why) override {
     return cublaslt_run(c, d, why);
   }
 
@@ -165,6 +183,8 @@ class CudaBackend : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_cuda_backend() { return std::make_unique<CudaBackend>(); }
+std::unique_ptr<Backend> make_cuda_backend() {
+  return std::make_unique<CudaBackend>();
+}
 
 }  // namespace mxc::gpu

@@ -72,73 +72,100 @@ __global__ void probe_kernel(unsigned* out) {
 __device__ __forceinline__ float f(uint32_t x) { return __uint_as_float(x); }
 
 // Two f32 operands -> .b16 d.
-#define CVT2_F32_H(ins)                                                  \
-  {                                                                      \
-    unsigned short h;                                                    \
-    asm(ins " %0, %1, %2;" : "=h"(h) : "f"(f(a)), "f"(f(b)));            \
-    return h;                                                            \
+#define CVT2_F32_H(ins)                                       \
+  {                                                           \
+    unsigned short h;                                         \
+    asm(ins " %0, %1, %2;" : "=h"(h) : "f"(f(a)), "f"(f(b))); \
+    return h;                                                 \
   }
 // Two f32 operands -> .b8 d.
-#define CVT2_F32_B8(ins)                                                 \
-  {                                                                      \
-    uint32_t r;                                                          \
-    asm("{ .reg .b8 t; " ins " t, %1, %2; cvt.u32.u8 %0, t; }"           \
-        : "=r"(r) : "f"(f(a)), "f"(f(b)));                               \
-    return r;                                                            \
+#define CVT2_F32_B8(ins)                                       \
+  {                                                            \
+    uint32_t r;                                                \
+    asm("{ .reg .b8 t; " ins " t, %1, %2; cvt.u32.u8 %0, t; }" \
+        : "=r"(r)                                              \
+        : "f"(f(a)), "f"(f(b)));                               \
+    return r;                                                  \
   }
 // .b16 source -> .b32 d (f16x2 / bf16x2).
-#define CVT1_H_R(ins)                                                    \
-  {                                                                      \
-    uint32_t r;                                                          \
-    asm(ins " %0, %1;" : "=r"(r) : "h"((unsigned short)a));              \
-    return r;                                                            \
+#define CVT1_H_R(ins)                                       \
+  {                                                         \
+    uint32_t r;                                             \
+    asm(ins " %0, %1;" : "=r"(r) : "h"((unsigned short)a)); \
+    return r;                                               \
   }
 // .b32 source -> .b16 d.
-#define CVT1_R_H(ins)                                                    \
-  {                                                                      \
-    unsigned short h;                                                    \
-    asm(ins " %0, %1;" : "=h"(h) : "r"(a));                              \
-    return h;                                                            \
+#define CVT1_R_H(ins)                       \
+  {                                         \
+    unsigned short h;                       \
+    asm(ins " %0, %1;" : "=h"(h) : "r"(a)); \
+    return h;                               \
   }
 
-__device__ uint32_t convert_one(int instr, uint32_t a, uint32_t b, uint32_t rb) {
+__device__ uint32_t convert_one(int instr, uint32_t a, uint32_t b,
+                                uint32_t rb) {
   (void)a;
   (void)b;
   (void)rb;
   switch (instr) {
 #ifdef MXC_HAS_FP8
-    case kCvtE4m3x2F32: CVT2_F32_H("cvt.rn.satfinite.e4m3x2.f32")
-    case kCvtE4m3x2F32Relu: CVT2_F32_H("cvt.rn.satfinite.relu.e4m3x2.f32")
-    case kCvtE5m2x2F32: CVT2_F32_H("cvt.rn.satfinite.e5m2x2.f32")
-    case kCvtE5m2x2F32Relu: CVT2_F32_H("cvt.rn.satfinite.relu.e5m2x2.f32")
-    case kCvtE4m3x2F16x2: CVT1_R_H("cvt.rn.satfinite.e4m3x2.f16x2")
-    case kCvtE5m2x2F16x2: CVT1_R_H("cvt.rn.satfinite.e5m2x2.f16x2")
-    case kCvtF16x2E4m3x2: CVT1_H_R("cvt.rn.f16x2.e4m3x2")
-    case kCvtF16x2E4m3x2Relu: CVT1_H_R("cvt.rn.relu.f16x2.e4m3x2")
-    case kCvtF16x2E5m2x2: CVT1_H_R("cvt.rn.f16x2.e5m2x2")
+    case kCvtE4m3x2F32:
+      CVT2_F32_H("cvt.rn.satfinite.e4m3x2.f32")
+    case kCvtE4m3x2F32Relu:
+      CVT2_F32_H("cvt.rn.satfinite.relu.e4m3x2.f32")
+    case kCvtE5m2x2F32:
+      CVT2_F32_H("cvt.rn.satfinite.e5m2x2.f32")
+    case kCvtE5m2x2F32Relu:
+      CVT2_F32_H("cvt.rn.satfinite.relu.e5m2x2.f32")
+    case kCvtE4m3x2F16x2:
+      CVT1_R_H("cvt.rn.satfinite.e4m3x2.f16x2")
+    case kCvtE5m2x2F16x2:
+      CVT1_R_H("cvt.rn.satfinite.e5m2x2.f16x2")
+    case kCvtF16x2E4m3x2:
+      CVT1_H_R("cvt.rn.f16x2.e4m3x2")
+    case kCvtF16x2E4m3x2Relu:
+      CVT1_H_R("cvt.rn.relu.f16x2.e4m3x2")
+    case kCvtF16x2E5m2x2:
+      CVT1_H_R("cvt.rn.f16x2.e5m2x2")
 #endif
 #ifdef MXC_HAS_F6F4
-    case kCvtE2m1x2F32: CVT2_F32_B8("cvt.rn.satfinite.e2m1x2.f32")
-    case kCvtE2m1x2F32Relu: CVT2_F32_B8("cvt.rn.satfinite.relu.e2m1x2.f32")
-    case kCvtE2m3x2F32: CVT2_F32_H("cvt.rn.satfinite.e2m3x2.f32")
-    case kCvtE2m3x2F32Relu: CVT2_F32_H("cvt.rn.satfinite.relu.e2m3x2.f32")
-    case kCvtE3m2x2F32: CVT2_F32_H("cvt.rn.satfinite.e3m2x2.f32")
-    case kCvtE3m2x2F32Relu: CVT2_F32_H("cvt.rn.satfinite.relu.e3m2x2.f32")
+    case kCvtE2m1x2F32:
+      CVT2_F32_B8("cvt.rn.satfinite.e2m1x2.f32")
+    case kCvtE2m1x2F32Relu:
+      CVT2_F32_B8("cvt.rn.satfinite.relu.e2m1x2.f32")
+    case kCvtE2m3x2F32:
+      CVT2_F32_H("cvt.rn.satfinite.e2m3x2.f32")
+    case kCvtE2m3x2F32Relu:
+      CVT2_F32_H("cvt.rn.satfinite.relu.e2m3x2.f32")
+    case kCvtE3m2x2F32:
+      CVT2_F32_H("cvt.rn.satfinite.e3m2x2.f32")
+    case kCvtE3m2x2F32Relu:
+      CVT2_F32_H("cvt.rn.satfinite.relu.e3m2x2.f32")
     case kCvtF16x2E2m1x2: {
       uint32_t r;
       asm("{ .reg .b8 t; cvt.u8.u32 t, %1; cvt.rn.f16x2.e2m1x2 %0, t; }"
-          : "=r"(r) : "r"(a));
+          : "=r"(r)
+          : "r"(a));
       return r;
     }
-    case kCvtF16x2E2m3x2: CVT1_H_R("cvt.rn.f16x2.e2m3x2")
-    case kCvtF16x2E3m2x2: CVT1_H_R("cvt.rn.f16x2.e3m2x2")
-    case kCvtUe8m0x2F32Rz: CVT2_F32_H("cvt.rz.ue8m0x2.f32")
-    case kCvtUe8m0x2F32RzSat: CVT2_F32_H("cvt.rz.satfinite.ue8m0x2.f32")
-    case kCvtUe8m0x2F32Rp: CVT2_F32_H("cvt.rp.ue8m0x2.f32")
-    case kCvtUe8m0x2F32RpSat: CVT2_F32_H("cvt.rp.satfinite.ue8m0x2.f32")
-    case kCvtUe8m0x2Bf16x2Rz: CVT1_R_H("cvt.rz.ue8m0x2.bf16x2")
-    case kCvtUe8m0x2Bf16x2Rp: CVT1_R_H("cvt.rp.ue8m0x2.bf16x2")
-    case kCvtBf16x2Ue8m0x2: CVT1_H_R("cvt.rn.bf16x2.ue8m0x2")
+    case kCvtF16x2E2m3x2:
+      CVT1_H_R("cvt.rn.f16x2.e2m3x2")
+    case kCvtF16x2E3m2x2:
+      CVT1_H_R("cvt.rn.f16x2.e3m2x2")
+    case kCvtUe8m0x2F32Rz:
+      CVT2_F32_H("cvt.rz.ue8m0x2.f32")
+    case kCvtUe8m0x2F32RzSat:
+      CVT2_F32_H("cvt.rz.satfinite.ue8m0x2.f32")
+    case kCvtUe8m0x2F32Rp:
+      CVT2_F32_H("cvt.rp.ue8m0x2.f32")
+    case kCvtUe8m0x2F32RpSat:
+      CVT2_F32_H("cvt.rp.satfinite.ue8m0x2.f32")
+    case kCvtUe8m0x2Bf16x2Rz:
+      CVT1_R_H("cvt.rz.ue8m0x2.bf16x2")
+    case kCvtUe8m0x2Bf16x2Rp:
+      CVT1_R_H("cvt.rp.ue8m0x2.bf16x2")
+    case kCvtBf16x2Ue8m0x2:
+      CVT1_H_R("cvt.rn.bf16x2.ue8m0x2")
 #endif
 #ifdef MXC_HAS_RS
     case kCvtRsE4m3x4:
@@ -148,18 +175,28 @@ __device__ uint32_t convert_one(int instr, uint32_t a, uint32_t b, uint32_t rb) 
       uint32_t r;
       const float x = f(a);
       if (instr == kCvtRsE4m3x4)
-        asm("cvt.rs.satfinite.e4m3x4.f32 %0, {%1, %1, %1, %1}, %2;" : "=r"(r) : "f"(x), "r"(rb));
+        asm("cvt.rs.satfinite.e4m3x4.f32 %0, {%1, %1, %1, %1}, %2;"
+            : "=r"(r)
+            : "f"(x), "r"(rb));
       else if (instr == kCvtRsE5m2x4)
-        asm("cvt.rs.satfinite.e5m2x4.f32 %0, {%1, %1, %1, %1}, %2;" : "=r"(r) : "f"(x), "r"(rb));
+        asm("cvt.rs.satfinite.e5m2x4.f32 %0, {%1, %1, %1, %1}, %2;"
+            : "=r"(r)
+            : "f"(x), "r"(rb));
       else if (instr == kCvtRsE2m3x4)
-        asm("cvt.rs.satfinite.e2m3x4.f32 %0, {%1, %1, %1, %1}, %2;" : "=r"(r) : "f"(x), "r"(rb));
+        asm("cvt.rs.satfinite.e2m3x4.f32 %0, {%1, %1, %1, %1}, %2;"
+            : "=r"(r)
+            : "f"(x), "r"(rb));
       else
-        asm("cvt.rs.satfinite.e3m2x4.f32 %0, {%1, %1, %1, %1}, %2;" : "=r"(r) : "f"(x), "r"(rb));
+        asm("cvt.rs.satfinite.e3m2x4.f32 %0, {%1, %1, %1, %1}, %2;"
+            : "=r"(r)
+            : "f"(x), "r"(rb));
       return r;
     }
     case kCvtRsE2m1x4: {
       unsigned short h;
-      asm("cvt.rs.satfinite.e2m1x4.f32 %0, {%1, %1, %1, %1}, %2;" : "=h"(h) : "f"(f(a)), "r"(rb));
+      asm("cvt.rs.satfinite.e2m1x4.f32 %0, {%1, %1, %1, %1}, %2;"
+          : "=h"(h)
+          : "f"(f(a)), "r"(rb));
       return h;
     }
     case kCvtRsF16x2F32: {
@@ -174,24 +211,31 @@ __device__ uint32_t convert_one(int instr, uint32_t a, uint32_t b, uint32_t rb) 
     }
 #endif
     case kNvF32x2ToE4m3Sat:
-      return __nv_cvt_float2_to_fp8x2(make_float2(f(a), f(b)), __NV_SATFINITE, __NV_E4M3);
+      return __nv_cvt_float2_to_fp8x2(make_float2(f(a), f(b)), __NV_SATFINITE,
+                                      __NV_E4M3);
     case kNvF32x2ToE4m3NoSat:
-      return __nv_cvt_float2_to_fp8x2(make_float2(f(a), f(b)), __NV_NOSAT, __NV_E4M3);
+      return __nv_cvt_float2_to_fp8x2(make_float2(f(a), f(b)), __NV_NOSAT,
+                                      __NV_E4M3);
     case kNvF32x2ToE5m2Sat:
-      return __nv_cvt_float2_to_fp8x2(make_float2(f(a), f(b)), __NV_SATFINITE, __NV_E5M2);
+      return __nv_cvt_float2_to_fp8x2(make_float2(f(a), f(b)), __NV_SATFINITE,
+                                      __NV_E5M2);
     case kNvF32x2ToE5m2NoSat:
-      return __nv_cvt_float2_to_fp8x2(make_float2(f(a), f(b)), __NV_NOSAT, __NV_E5M2);
+      return __nv_cvt_float2_to_fp8x2(make_float2(f(a), f(b)), __NV_NOSAT,
+                                      __NV_E5M2);
     case kNvE4m3x2ToF16x2: {
       const __half2_raw h = __nv_cvt_fp8x2_to_halfraw2(
           static_cast<__nv_fp8x2_storage_t>(a), __NV_E4M3);
       return uint32_t{h.x} | (uint32_t{h.y} << 16);
     }
     case kNvF32x2ToE2m1:
-      return __nv_cvt_float2_to_fp4x2(make_float2(f(a), f(b)), __NV_E2M1, cudaRoundNearest);
+      return __nv_cvt_float2_to_fp4x2(make_float2(f(a), f(b)), __NV_E2M1,
+                                      cudaRoundNearest);
     case kNvF32x2ToE2m3:
-      return __nv_cvt_float2_to_fp6x2(make_float2(f(a), f(b)), __NV_E2M3, cudaRoundNearest);
+      return __nv_cvt_float2_to_fp6x2(make_float2(f(a), f(b)), __NV_E2M3,
+                                      cudaRoundNearest);
     case kNvF32x2ToE3m2:
-      return __nv_cvt_float2_to_fp6x2(make_float2(f(a), f(b)), __NV_E3M2, cudaRoundNearest);
+      return __nv_cvt_float2_to_fp6x2(make_float2(f(a), f(b)), __NV_E3M2,
+                                      cudaRoundNearest);
     case kNvF32ToE8m0RpSat:
       return __nv_cvt_float_to_e8m0(f(a), __NV_SATFINITE, cudaRoundPosInf);
     case kNvF32ToE8m0RzSat:
@@ -202,36 +246,38 @@ __device__ uint32_t convert_one(int instr, uint32_t a, uint32_t b, uint32_t rb) 
   return 0xDEADBEEFu;  // instruction not compiled for this target
 }
 
-__global__ void convert_kernel(int instr, const uint32_t* in0, const uint32_t* in1,
-                               const uint32_t* rbits, uint32_t* out, size_t n) {
+__global__ void convert_kernel(int instr, const uint32_t* in0,
+                               const uint32_t* in1, const uint32_t* rbits,
+                               uint32_t* out, size_t n) {
   for (size_t j = blockIdx.x * size_t{blockDim.x} + threadIdx.x; j < n;
        j += size_t{gridDim.x} * blockDim.x) {
     out[j] = convert_one(instr, in0[j], in1[j], rbits[j]);
   }
 }
 
-#define MMA_FP8(ta, tb)                                                          \
-  asm volatile("mma.sync.aligned.m16n8k32.row.col.f32." ta "." tb ".f32 "       \
-               "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"     \
-               : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])                \
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),        \
+#define MMA_FP8(ta, tb)                                                    \
+  asm volatile("mma.sync.aligned.m16n8k32.row.col.f32." ta "." tb          \
+               ".f32 "                                                     \
+               "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};" \
+               : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])            \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),    \
                  "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]))
-#define MMA_KIND(ta, tb)                                                         \
+#define MMA_KIND(ta, tb)                                                       \
   asm volatile("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32." ta "." tb \
-               ".f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "                   \
-               "{%10,%11,%12,%13};"                                             \
+               ".f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "                  \
+               "{%10,%11,%12,%13};"                                            \
                : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])                \
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),        \
                  "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]))
 // Scale selectors {byte-id, thread-id} = {0, 0}: host/fragments.h.
-#define MMA_SCALED(shape, kind, vec, ta, tb, st)                                 \
-  asm volatile("mma.sync.aligned." shape ".row.col.kind::" kind                 \
-               ".block_scale.scale_vec::" vec ".f32." ta "." tb ".f32." st     \
-               " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13}, "    \
-               "{%14}, {%15, %16}, {%17}, {%15, %16};"                          \
-               : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])                \
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),        \
-                 "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]),        \
+#define MMA_SCALED(shape, kind, vec, ta, tb, st)                             \
+  asm volatile("mma.sync.aligned." shape ".row.col.kind::" kind              \
+               ".block_scale.scale_vec::" vec ".f32." ta "." tb ".f32." st   \
+               " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13}, " \
+               "{%14}, {%15, %16}, {%17}, {%15, %16};"                       \
+               : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])              \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),      \
+                 "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]),      \
                  "r"(sa), "h"(zero), "h"(zero), "r"(sb))
 
 __global__ void mma_kernel(int instr, const uint32_t* ga, const uint32_t* gb,
@@ -244,7 +290,8 @@ __global__ void mma_kernel(int instr, const uint32_t* ga, const uint32_t* gb,
   float c[4], d[4] = {0, 0, 0, 0};
   for (int r = 0; r < 4; ++r) a[r] = ga[(t * 32 + lane) * 4 + r];
   for (int r = 0; r < 2; ++r) b[r] = gb[(t * 32 + lane) * 2 + r];
-  for (int r = 0; r < 4; ++r) c[r] = __uint_as_float(gc[(t * 32 + lane) * 4 + r]);
+  for (int r = 0; r < 4; ++r)
+    c[r] = __uint_as_float(gc[(t * 32 + lane) * 4 + r]);
   const uint32_t sa = gsa ? gsa[t * 32 + lane] : 0u;
   const uint32_t sb = gsb ? gsb[t * 32 + lane] : 0u;
   const unsigned short zero = 0;
@@ -253,54 +300,110 @@ __global__ void mma_kernel(int instr, const uint32_t* ga, const uint32_t* gb,
   (void)zero;
   switch (instr) {
 #ifdef MXC_HAS_FP8
-    case kMmaFp8E4E4: MMA_FP8("e4m3", "e4m3"); break;
-    case kMmaFp8E4E5: MMA_FP8("e4m3", "e5m2"); break;
-    case kMmaFp8E5E4: MMA_FP8("e5m2", "e4m3"); break;
-    case kMmaFp8E5E5: MMA_FP8("e5m2", "e5m2"); break;
+    case kMmaFp8E4E4:
+      MMA_FP8("e4m3", "e4m3");
+      break;
+    case kMmaFp8E4E5:
+      MMA_FP8("e4m3", "e5m2");
+      break;
+    case kMmaFp8E5E4:
+      MMA_FP8("e5m2", "e4m3");
+      break;
+    case kMmaFp8E5E5:
+      MMA_FP8("e5m2", "e5m2");
+      break;
 #endif
 #ifdef MXC_HAS_MMA120
-    case kMmaF8f6f4E4E4: MMA_KIND("e4m3", "e4m3"); break;
-    case kMmaF8f6f4E4E5: MMA_KIND("e4m3", "e5m2"); break;
-    case kMmaF8f6f4E5E4: MMA_KIND("e5m2", "e4m3"); break;
-    case kMmaF8f6f4E5E5: MMA_KIND("e5m2", "e5m2"); break;
-    case kMmaMxf8E4E4: MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e4m3", "e4m3", "ue8m0"); break;
-    case kMmaMxf8E4E5: MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e4m3", "e5m2", "ue8m0"); break;
-    case kMmaMxf8E5E4: MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e5m2", "e4m3", "ue8m0"); break;
-    case kMmaMxf8E5E5: MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e5m2", "e5m2", "ue8m0"); break;
-    case kMmaMxf4: MMA_SCALED("m16n8k64", "mxf4", "2X", "e2m1", "e2m1", "ue8m0"); break;
-    case kMmaNvf4: MMA_SCALED("m16n8k64", "mxf4nvf4", "4X", "e2m1", "e2m1", "ue4m3"); break;
+    case kMmaF8f6f4E4E4:
+      MMA_KIND("e4m3", "e4m3");
+      break;
+    case kMmaF8f6f4E4E5:
+      MMA_KIND("e4m3", "e5m2");
+      break;
+    case kMmaF8f6f4E5E4:
+      MMA_KIND("e5m2", "e4m3");
+      break;
+    case kMmaF8f6f4E5E5:
+      MMA_KIND("e5m2", "e5m2");
+      break;
+    case kMmaMxf8E4E4:
+      MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e4m3", "e4m3", "ue8m0");
+      break;
+    case kMmaMxf8E4E5:
+      MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e4m3", "e5m2", "ue8m0");
+      break;
+    case kMmaMxf8E5E4:
+      MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e5m2", "e4m3", "ue8m0");
+      break;
+    case kMmaMxf8E5E5:
+      MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e5m2", "e5m2", "ue8m0");
+      break;
+    case kMmaMxf4:
+      MMA_SCALED("m16n8k64", "mxf4", "2X", "e2m1", "e2m1", "ue8m0");
+      break;
+    case kMmaNvf4:
+      MMA_SCALED("m16n8k64", "mxf4nvf4", "4X", "e2m1", "e2m1", "ue4m3");
+      break;
+    // FP6/FP4 operands: one element per 8-bit container (host/fragments.h).
+    case kMmaF8f6f4E2m1E2m1:
+      MMA_KIND("e2m1", "e2m1");
+      break;
+    case kMmaF8f6f4E2m3E2m3:
+      MMA_KIND("e2m3", "e2m3");
+      break;
+    case kMmaF8f6f4E3m2E3m2:
+      MMA_KIND("e3m2", "e3m2");
+      break;
+    case kMmaF8f6f4E4m3E2m1:
+      MMA_KIND("e4m3", "e2m1");
+      break;
+    case kMmaMxf8E2m1E2m1:
+      MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e2m1", "e2m1", "ue8m0");
+      break;
+    case kMmaMxf8E2m3E2m3:
+      MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e2m3", "e2m3", "ue8m0");
+      break;
+    case kMmaMxf8E3m2E3m2:
+      MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e3m2", "e3m2", "ue8m0");
+      break;
+    case kMmaMxf8E4m3E2m1:
+      MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e4m3", "e2m1", "ue8m0");
+      break;
 #endif
     default:
       d[0] = d[1] = d[2] = d[3] = __uint_as_float(0xDEADBEEFu);
   }
-  for (int r = 0; r < 4; ++r) gd[(t * 32 + lane) * 4 + r] = __float_as_uint(d[r]);
+  for (int r = 0; r < 4; ++r)
+    gd[(t * 32 + lane) * 4 + r] = __float_as_uint(d[r]);
 }
 
 // One warpgroup (128 threads) per replay tile: A (64 x 32 bytes) and B
 // (8 x 32 bytes) copied into shared memory in the K-major no-swizzle layout
 // the host built (host/wgmma.h), D registers preloaded with C (scale-d = 1).
-#define WGMMA_F32(ta, tb)                                                       \
-  asm volatile("{ .reg .pred p; setp.ne.b32 p, %6, 0; "                        \
-               "wgmma.mma_async.sync.aligned.m64n8k32.f32." ta "." tb          \
-               " {%0, %1, %2, %3}, %4, %5, p, 1, 1; }"                          \
-               : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])               \
-               : "l"(da), "l"(db), "r"(1)                                      \
-               : "memory")
-#define WGMMA_F16(ta, tb)                                                       \
-  asm volatile("{ .reg .pred p; setp.ne.b32 p, %4, 0; "                        \
-               "wgmma.mma_async.sync.aligned.m64n8k32.f16." ta "." tb          \
-               " {%0, %1}, %2, %3, p, 1, 1; }"                                  \
-               : "+r"(d[0]), "+r"(d[1])                                        \
-               : "l"(da), "l"(db), "r"(1)                                      \
-               : "memory")
+#define WGMMA_F32(ta, tb)                                    \
+  asm volatile(                                              \
+      "{ .reg .pred p; setp.ne.b32 p, %6, 0; "               \
+      "wgmma.mma_async.sync.aligned.m64n8k32.f32." ta "." tb \
+      " {%0, %1, %2, %3}, %4, %5, p, 1, 1; }"                \
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])       \
+      : "l"(da), "l"(db), "r"(1)                             \
+      : "memory")
+#define WGMMA_F16(ta, tb)                                    \
+  asm volatile(                                              \
+      "{ .reg .pred p; setp.ne.b32 p, %4, 0; "               \
+      "wgmma.mma_async.sync.aligned.m64n8k32.f16." ta "." tb \
+      " {%0, %1}, %2, %3, p, 1, 1; }"                        \
+      : "+r"(d[0]), "+r"(d[1])                               \
+      : "l"(da), "l"(db), "r"(1)                             \
+      : "memory")
 
 // Templated on the instruction so the fence / wgmma / commit / wait
 // sequence is straight-line code (a switch between wgmma.fence and the
 // wgmma makes ptxas inject warpgroup.arrive/wait, info C7519/C7517).
 template <int Instr>
-__global__ void __launch_bounds__(128) wgmma_kernel(const uint32_t* ga, const uint32_t* gb,
-                                                    const uint32_t* gc, uint32_t* gd,
-                                                    int c_regs, uint32_t lbo, uint32_t sbo) {
+__global__ void __launch_bounds__(128)
+    wgmma_kernel(const uint32_t* ga, const uint32_t* gb, const uint32_t* gc,
+                 uint32_t* gd, int c_regs, uint32_t lbo, uint32_t sbo) {
   const size_t t = blockIdx.x;
   const unsigned th = threadIdx.x;
   // The accumulator count is a constant so D stays in fixed registers.
@@ -324,9 +427,14 @@ __global__ void __launch_bounds__(128) wgmma_kernel(const uint32_t* ga, const ui
   __syncthreads();
   // Matrix descriptors: start >> 4 (bits 0-13), LBO >> 4 (16-29),
   // SBO >> 4 (32-45), base offset 0, swizzle 0 (no swizzle).
-  const uint64_t fields = ((uint64_t{lbo} >> 4) & 0x3FFF) << 16 | ((uint64_t{sbo} >> 4) & 0x3FFF) << 32;
-  const uint64_t da = ((static_cast<uint64_t>(__cvta_generic_to_shared(sa)) >> 4) & 0x3FFF) | fields;
-  const uint64_t db = ((static_cast<uint64_t>(__cvta_generic_to_shared(sb)) >> 4) & 0x3FFF) | fields;
+  const uint64_t fields = ((uint64_t{lbo} >> 4) & 0x3FFF) << 16 |
+                          ((uint64_t{sbo} >> 4) & 0x3FFF) << 32;
+  const uint64_t da =
+      ((static_cast<uint64_t>(__cvta_generic_to_shared(sa)) >> 4) & 0x3FFF) |
+      fields;
+  const uint64_t db =
+      ((static_cast<uint64_t>(__cvta_generic_to_shared(sb)) >> 4) & 0x3FFF) |
+      fields;
   asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
   if constexpr (Instr == kWgmmaF32E4E4) WGMMA_F32("e4m3", "e4m3");
   if constexpr (Instr == kWgmmaF32E4E5) WGMMA_F32("e4m3", "e5m2");
@@ -346,23 +454,49 @@ __global__ void __launch_bounds__(128) wgmma_kernel(const uint32_t* ga, const ui
 }
 
 // One CTA of 128 threads per replay tile (host/tcgen05.h): A (128 x 32
-// bytes) and B (16 x 32 bytes) in shared memory (K-major, no swizzle), 64
-// TMEM columns allocated by warp 0: D (f32, 16 columns) at column 0,
-// preloaded with C; SFA / SFB (block-scaled kinds) at columns 32 / 48.
-// Thread 0 issues the MMA; tcgen05.commit arrives on an mbarrier all
-// threads wait on; each warp then reads its 32 lanes of D.
-#define TC05_X16_REGS(p)                                                         \
-  "{%" #p "0, %" #p "1, %" #p "2, %" #p "3, %" #p "4, %" #p "5, %" #p "6, %" #p "7, " \
-  "%" #p "8, %" #p "9, %" #p "10, %" #p "11, %" #p "12, %" #p "13, %" #p "14, %" #p "15}"
+// bytes) and B (16 x 32 bytes) in shared memory (K-major, no swizzle; FP8
+// bytes, padded FP6/FP4 or packed e2m1 as the host laid them out), 64 TMEM
+// columns allocated by warp 0: D (f32, or f16 in the low half of each
+// word; 16 columns) at column 0, preloaded with C; SFA / SFB (block-scaled
+// kinds) at columns 32 / 48. Thread 0 issues the MMA; tcgen05.commit
+// arrives on an mbarrier all threads wait on; each warp then reads its 32
+// lanes of D. Operand, D and scale types are in the instruction descriptor.
+
+// The tcgen05.mma instruction text of an instruction id.
+enum Tc05Asm { kAsmF8f6f4, kAsmMxf8f6f4, kAsmMxf4, kAsmNvf4x2, kAsmNvf4x4 };
+template <int I>
+constexpr Tc05Asm kTc05AsmOf =
+    (I >= kTc05Mxf8E4E4 && I <= kTc05Mxf8E5E5) || I == kTc05Mxf8Sub
+        ? kAsmMxf8f6f4
+    : I == kTc05Mxf4   ? kAsmMxf4
+    : I == kTc05Nvf4x2 ? kAsmNvf4x2
+    : I == kTc05Nvf4x4 ? kAsmNvf4x4
+                       : kAsmF8f6f4;
+
+#define TC05_SCALED(kind, vec)                                              \
+  asm volatile(                                                             \
+      "{ .reg .pred p; setp.ne.b32 p, %4, 0; "                              \
+      "tcgen05.mma.cta_group::1.kind::" kind ".block_scale.scale_vec::" vec \
+      " [%0], %1, %2, %3, [%5], [%6], p; }" ::"r"(tmem),                    \
+      "l"(da), "l"(db), "r"(idesc), "r"(1), "r"(tmem + MXC_TC05_SFA_COL),   \
+      "r"(tmem + MXC_TC05_SFB_COL)                                          \
+      : "memory")
+#define TC05_X16_REGS(p)                                                 \
+  "{%" #p "0, %" #p "1, %" #p "2, %" #p "3, %" #p "4, %" #p "5, %" #p    \
+  "6, %" #p                                                              \
+  "7, "                                                                  \
+  "%" #p "8, %" #p "9, %" #p "10, %" #p "11, %" #p "12, %" #p "13, %" #p \
+  "14, %" #p "15}"
 
 template <int Instr>
-__global__ void __launch_bounds__(128) tcgen05_kernel(const uint32_t* ga, const uint32_t* gb,
-                                                      const uint32_t* gc, const uint32_t* gsfa,
-                                                      const uint32_t* gsfb, uint32_t* gd,
-                                                      uint32_t idesc, uint32_t lbo,
-                                                      uint32_t sbo) {
+__global__ void __launch_bounds__(128)
+    tcgen05_kernel(const uint32_t* ga, const uint32_t* gb, const uint32_t* gc,
+                   const uint32_t* gsfa, const uint32_t* gsfb, uint32_t* gd,
+                   uint32_t idesc, uint32_t lbo, uint32_t sbo) {
   const size_t t = blockIdx.x;
   const unsigned th = threadIdx.x;
+  constexpr Tc05Asm kAsm = kTc05AsmOf<Instr>;
+  (void)kAsm;
   uint32_t d[16];
 #pragma unroll
   for (int j = 0; j < 16; ++j) d[j] = gc[(t * 128 + th) * 16 + j];
@@ -381,15 +515,20 @@ __global__ void __launch_bounds__(128) tcgen05_kernel(const uint32_t* ga, const 
   for (unsigned i = th; i < 1024; i += 128) sa[i] = ga[t * 1024 + i];
   sb[th] = gb[t * 128 + th];
   const unsigned warp = th / 32;
-  const uint32_t slot = static_cast<uint32_t>(__cvta_generic_to_shared(&taddr_slot));
+  const uint32_t slot =
+      static_cast<uint32_t>(__cvta_generic_to_shared(&taddr_slot));
   const uint32_t bar = static_cast<uint32_t>(__cvta_generic_to_shared(&mbar));
   if (warp == 0) {
-    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 64;"
-                 :: "r"(slot) : "memory");
-    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::: "memory");
+    asm volatile(
+        "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 64;" ::
+            "r"(slot)
+        : "memory");
+    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::
+                     : "memory");
   }
   if (th == 0) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(bar) : "memory");
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar)
+                 : "memory");
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -399,18 +538,24 @@ __global__ void __launch_bounds__(128) tcgen05_kernel(const uint32_t* ga, const 
   const uint32_t tmem = taddr_slot;
   const uint32_t lane_base = tmem + ((32u * warp) << 16);
   // C into D (this warp's 32 lanes, 16 columns).
-  asm volatile("tcgen05.st.sync.aligned.32x32b.x16.b32 [%16], " TC05_X16_REGS() ";"
-               :: "r"(d[0]), "r"(d[1]), "r"(d[2]), "r"(d[3]), "r"(d[4]), "r"(d[5]),
-                  "r"(d[6]), "r"(d[7]), "r"(d[8]), "r"(d[9]), "r"(d[10]), "r"(d[11]),
-                  "r"(d[12]), "r"(d[13]), "r"(d[14]), "r"(d[15]), "r"(lane_base)
-               : "memory");
-  constexpr bool kScaled = Instr >= kTc05Mxf8E4E4;
+  asm volatile(
+      "tcgen05.st.sync.aligned.32x32b.x16.b32 [%16], " TC05_X16_REGS() ";" ::
+          "r"(d[0]),
+      "r"(d[1]), "r"(d[2]), "r"(d[3]), "r"(d[4]), "r"(d[5]), "r"(d[6]),
+      "r"(d[7]), "r"(d[8]), "r"(d[9]), "r"(d[10]), "r"(d[11]), "r"(d[12]),
+      "r"(d[13]), "r"(d[14]), "r"(d[15]), "r"(lane_base)
+      : "memory");
+  constexpr bool kScaled = kAsm != kAsmF8f6f4;
   if constexpr (kScaled) {
     const uint32_t fa = gsfa[t * 128 + th], fb = gsfb[t * 128 + th];
-    asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};"
-                 :: "r"(lane_base + MXC_TC05_SFA_COL), "r"(fa) : "memory");
-    asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};"
-                 :: "r"(lane_base + MXC_TC05_SFB_COL), "r"(fb) : "memory");
+    asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" ::"r"(
+                     lane_base + MXC_TC05_SFA_COL),
+                 "r"(fa)
+                 : "memory");
+    asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" ::"r"(
+                     lane_base + MXC_TC05_SFB_COL),
+                 "r"(fb)
+                 : "memory");
   }
   asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
   asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
@@ -419,43 +564,57 @@ __global__ void __launch_bounds__(128) tcgen05_kernel(const uint32_t* ga, const 
   if (th == 0) {
     // Descriptors: start >> 4, LBO >> 4 << 16, SBO >> 4 << 32, 0b001 << 46.
     const uint64_t fields = ((uint64_t{lbo} >> 4) & 0x3FFF) << 16 |
-                            ((uint64_t{sbo} >> 4) & 0x3FFF) << 32 | uint64_t{1} << 46;
-    const uint64_t da = ((static_cast<uint64_t>(__cvta_generic_to_shared(sa)) >> 4) & 0x3FFF) | fields;
-    const uint64_t db = ((static_cast<uint64_t>(__cvta_generic_to_shared(sb)) >> 4) & 0x3FFF) | fields;
-    if constexpr (kScaled) {
-      asm volatile("{ .reg .pred p; setp.ne.b32 p, %4, 0; "
-                   "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X "
-                   "[%0], %1, %2, %3, [%5], [%6], p; }"
-                   :: "r"(tmem), "l"(da), "l"(db), "r"(idesc), "r"(1),
-                      "r"(tmem + MXC_TC05_SFA_COL), "r"(tmem + MXC_TC05_SFB_COL)
-                   : "memory");
+                            ((uint64_t{sbo} >> 4) & 0x3FFF) << 32 |
+                            uint64_t{1} << 46;
+    const uint64_t da =
+        ((static_cast<uint64_t>(__cvta_generic_to_shared(sa)) >> 4) & 0x3FFF) |
+        fields;
+    const uint64_t db =
+        ((static_cast<uint64_t>(__cvta_generic_to_shared(sb)) >> 4) & 0x3FFF) |
+        fields;
+    if constexpr (kAsm == kAsmMxf8f6f4) {
+      TC05_SCALED("mxf8f6f4", "1X");
+    } else if constexpr (kAsm == kAsmMxf4) {
+      TC05_SCALED("mxf4", "2X");
+    } else if constexpr (kAsm == kAsmNvf4x2) {
+      TC05_SCALED("mxf4nvf4", "2X");
+    } else if constexpr (kAsm == kAsmNvf4x4) {
+      TC05_SCALED("mxf4nvf4", "4X");
     } else {
-      asm volatile("{ .reg .pred p; setp.ne.b32 p, %4, 0; "
-                   "tcgen05.mma.cta_group::1.kind::f8f6f4 [%0], %1, %2, %3, p; }"
-                   :: "r"(tmem), "l"(da), "l"(db), "r"(idesc), "r"(1)
-                   : "memory");
+      asm volatile(
+          "{ .reg .pred p; setp.ne.b32 p, %4, 0; "
+          "tcgen05.mma.cta_group::1.kind::f8f6f4 [%0], %1, %2, %3, p; }" ::"r"(
+              tmem),
+          "l"(da), "l"(db), "r"(idesc), "r"(1)
+          : "memory");
     }
-    asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];"
-                 :: "r"(bar) : "memory");
+    asm volatile(
+        "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 "
+        "[%0];" ::"r"(bar)
+        : "memory");
   }
   // Wait for phase 0 of the mbarrier (the MMA's completion).
-  asm volatile("{ .reg .pred done; WAIT_%=: "
-               "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], 0; "
-               "@!done bra WAIT_%=; }"
-               :: "r"(bar) : "memory");
+  asm volatile(
+      "{ .reg .pred done; WAIT_%=: "
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], 0; "
+      "@!done bra WAIT_%=; }" ::"r"(bar)
+      : "memory");
   asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-  asm volatile("tcgen05.ld.sync.aligned.32x32b.x16.b32 " TC05_X16_REGS() ", [%16];"
-               : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]),
-                 "=r"(d[6]), "=r"(d[7]), "=r"(d[8]), "=r"(d[9]), "=r"(d[10]), "=r"(d[11]),
-                 "=r"(d[12]), "=r"(d[13]), "=r"(d[14]), "=r"(d[15])
-               : "r"(lane_base)
-               : "memory");
+  asm volatile(
+      "tcgen05.ld.sync.aligned.32x32b.x16.b32 " TC05_X16_REGS() ", [%16];"
+      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]),
+        "=r"(d[6]), "=r"(d[7]), "=r"(d[8]), "=r"(d[9]), "=r"(d[10]),
+        "=r"(d[11]), "=r"(d[12]), "=r"(d[13]), "=r"(d[14]), "=r"(d[15])
+      : "r"(lane_base)
+      : "memory");
   asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
   asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
   __syncthreads();
   if (warp == 0) {
     asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 64;" :: "r"(tmem) : "memory");
+    asm volatile(
+        "tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 64;" ::"r"(tmem)
+        : "memory");
   }
 #else
 #pragma unroll
@@ -488,43 +647,56 @@ int launch_convert(int instr, const uint32_t* in0, const uint32_t* in1,
   return static_cast<int>(cudaGetLastError());
 }
 
-int launch_mma(int instr, const uint32_t* a, const uint32_t* b, const uint32_t* c,
-               const uint32_t* sfa, const uint32_t* sfb, uint32_t* d, size_t tiles) {
+int launch_mma(int instr, const uint32_t* a, const uint32_t* b,
+               const uint32_t* c, const uint32_t* sfa, const uint32_t* sfb,
+               uint32_t* d, size_t tiles) {
   // 4 warps per block; the grid covers every tile (one warp each).
   const size_t blocks = (tiles + 3) / 4;
-  mma_kernel<<<static_cast<unsigned>(blocks ? blocks : 1), 128>>>(instr, a, b, c, sfa, sfb, d, tiles);
+  mma_kernel<<<static_cast<unsigned>(blocks ? blocks : 1), 128>>>(
+      instr, a, b, c, sfa, sfb, d, tiles);
   return static_cast<int>(cudaGetLastError());
 }
 
-int launch_wgmma(int instr, const uint32_t* a, const uint32_t* b, const uint32_t* c,
-                 uint32_t* d, int c_regs, uint32_t lbo, uint32_t sbo, size_t tiles) {
+int launch_wgmma(int instr, const uint32_t* a, const uint32_t* b,
+                 const uint32_t* c, uint32_t* d, int c_regs, uint32_t lbo,
+                 uint32_t sbo, size_t tiles) {
   if (tiles == 0) return 0;
   const unsigned g = static_cast<unsigned>(tiles);
   switch (instr) {
-#define MXC_WG(i) \
-  case i: wgmma_kernel<i><<<g, 128>>>(a, b, c, d, c_regs, lbo, sbo); break;
-    MXC_WG(kWgmmaF32E4E4) MXC_WG(kWgmmaF32E4E5) MXC_WG(kWgmmaF32E5E4) MXC_WG(kWgmmaF32E5E5)
-    MXC_WG(kWgmmaF16E4E4) MXC_WG(kWgmmaF16E4E5) MXC_WG(kWgmmaF16E5E4) MXC_WG(kWgmmaF16E5E5)
+#define MXC_WG(i)                                              \
+  case i:                                                      \
+    wgmma_kernel<i><<<g, 128>>>(a, b, c, d, c_regs, lbo, sbo); \
+    break;
+    MXC_WG(kWgmmaF32E4E4)
+    MXC_WG(kWgmmaF32E4E5) MXC_WG(kWgmmaF32E5E4) MXC_WG(kWgmmaF32E5E5)
+        MXC_WG(kWgmmaF16E4E4) MXC_WG(kWgmmaF16E4E5) MXC_WG(kWgmmaF16E5E4)
+            MXC_WG(kWgmmaF16E5E5)
 #undef MXC_WG
-    default:
-      return static_cast<int>(cudaErrorInvalidValue);
+                default : return static_cast<int>(cudaErrorInvalidValue);
   }
   return static_cast<int>(cudaGetLastError());
 }
 
-int launch_tcgen05(int instr, const uint32_t* a, const uint32_t* b, const uint32_t* c,
-                   const uint32_t* sfa, const uint32_t* sfb, uint32_t* d, uint32_t idesc,
-                   uint32_t lbo, uint32_t sbo, size_t tiles) {
+int launch_tcgen05(int instr, const uint32_t* a, const uint32_t* b,
+                   const uint32_t* c, const uint32_t* sfa, const uint32_t* sfb,
+                   uint32_t* d, uint32_t idesc, uint32_t lbo, uint32_t sbo,
+                   size_t tiles) {
   if (tiles == 0) return 0;
   const unsigned g = static_cast<unsigned>(tiles);
   switch (instr) {
-#define MXC_TC(i) \
-  case i: tcgen05_kernel<i><<<g, 128>>>(a, b, c, sfa, sfb, d, idesc, lbo, sbo); break;
-    MXC_TC(kTc05F8f6f4E4E4) MXC_TC(kTc05F8f6f4E4E5) MXC_TC(kTc05F8f6f4E5E4) MXC_TC(kTc05F8f6f4E5E5)
-    MXC_TC(kTc05Mxf8E4E4) MXC_TC(kTc05Mxf8E4E5) MXC_TC(kTc05Mxf8E5E4) MXC_TC(kTc05Mxf8E5E5)
+#define MXC_TC(i)                                                         \
+  case i:                                                                 \
+    tcgen05_kernel<i><<<g, 128>>>(a, b, c, sfa, sfb, d, idesc, lbo, sbo); \
+    break;
+    MXC_TC(kTc05F8f6f4E4E4)
+    MXC_TC(kTc05F8f6f4E4E5) MXC_TC(kTc05F8f6f4E5E4) MXC_TC(kTc05F8f6f4E5E5)
+        MXC_TC(kTc05Mxf8E4E4) MXC_TC(kTc05Mxf8E4E5) MXC_TC(kTc05Mxf8E5E4)
+            MXC_TC(kTc05Mxf8E5E5) MXC_TC(kTc05F8f6f4Sub) MXC_TC(kTc05Mxf8Sub)
+                MXC_TC(kTc05Mxf4) MXC_TC(kTc05Nvf4x2) MXC_TC(kTc05Nvf4x4)
+                    MXC_TC(kTc05F8f6f4F16)
 #undef MXC_TC
-    default:
-      return static_cast<int>(cudaErrorInvalidValue);
+                        default
+        : return static_cast<int>(cudaErrorInvalidValue);
   }
   return static_cast<int>(cudaGetLastError());
 }

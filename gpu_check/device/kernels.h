@@ -22,15 +22,19 @@ int launch_mma(int instr, const uint32_t* a, const uint32_t* b,
 // images of host/wgmma.h (K-major, no swizzle, LBO/SBO bytes), c/d
 // [(t*128 + thread)*c_regs + r] the accumulator registers (4 f32 or 2
 // f16x2). tiles <= 2^31 - 1.
-int launch_wgmma(int instr, const uint32_t* a, const uint32_t* b, const uint32_t* c,
-                 uint32_t* d, int c_regs, uint32_t lbo, uint32_t sbo, size_t tiles);
+int launch_wgmma(int instr, const uint32_t* a, const uint32_t* b,
+                 const uint32_t* c, uint32_t* d, int c_regs, uint32_t lbo,
+                 uint32_t sbo, size_t tiles);
 // One 128-thread CTA per tile: a[t*1024 + w], b[t*128 + w] shared-memory
-// images, c/d[(t*128 + thread)*16 + col] D rows (f32), sfa/sfb[t*128 +
-// thread] scale words (block-scaled kinds only) of host/tcgen05.h; idesc
-// the 32-bit instruction descriptor.
-int launch_tcgen05(int instr, const uint32_t* a, const uint32_t* b, const uint32_t* c,
-                   const uint32_t* sfa, const uint32_t* sfb, uint32_t* d, uint32_t idesc,
-                   uint32_t lbo, uint32_t sbo, size_t tiles);
+// images (8-bit, padded FP6/FP4 or packed e2m1 elements as host/tcgen05.h
+// laid them out), c/d[(t*128 + thread)*16 + col] D rows (f32, or f16 in the
+// low half), sfa/sfb[t*128 + thread] scale words (block-scaled kinds only);
+// idesc the 32-bit instruction descriptor (operand, D and scale types).
+// instr picks the instruction text (kind and scale_vec).
+int launch_tcgen05(int instr, const uint32_t* a, const uint32_t* b,
+                   const uint32_t* c, const uint32_t* sfa, const uint32_t* sfb,
+                   uint32_t* d, uint32_t idesc, uint32_t lbo, uint32_t sbo,
+                   size_t tiles);
 // A kernel that never returns (watchdog test: mxc-gpu run --only hang).
 int launch_hang(unsigned* d_flag);
 

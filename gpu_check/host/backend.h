@@ -41,19 +41,27 @@ struct MmaBatch {
 
 // cuBLASLt support-matrix entry.
 struct SupportEntry {
-  std::string format;   // "fp8-tensor", "fp8-vec128", "fp8-blk128x128", "mxfp8", "nvfp4"
-  std::string layout;   // TN, NN, NT, TT
+  std::string format;   // "fp8-tensor", "fp8-vec128x1d2d", "fp8-vec128x1d1d", "fp8-blk128x128", "mxfp8", "nvfp4"
+  std::string layout;   // TN (forward), NN (dgrad), NT (wgrad), TT
   std::string out;      // f32, bf16, f16
   bool supported = false;
   std::string detail;   // heuristic status / algorithm count / error
 };
 
-// One GEMM for cuBLASLt. A, B as stored per p.layout (codes), SA/SB plain
-// [row][kblock] (the backend lays them out as the library needs).
+// One GEMM for cuBLASLt: D = alpha * op(A) op(B) (beta = 0), D f32.
+// p.A, p.B: one code per element as stored per p.layout (FP4 unpacked; the
+// backend packs). p.SA / p.SB: plain scales, the backend lays them out as
+// the library needs (host/replay.h gemm_images):
+//   mxfp8 / nvfp4: UE8M0 / UE4M3 codes [row or column][k-block];
+//   fp8-vec128*: f32 bit patterns [row][K/128];
+//   BLK128x128 operands: f32 bit patterns [row / 128][K/128];
+//   fp8-tensor: empty (tensor scales 1.0).
 struct GemmCase {
-  std::string format;   // "mxfp8" or "fp8-tensor"
+  std::string format;  // host/replay.h gemm_format names
   GemmProblem p;
-  bool deterministic = true;  // split-K 1, reduction NONE
+  float alpha = 1.0f;
+  bool deterministic = true;  // split-K 1, reduction NONE; else the heuristic's first algorithm
+  bool fast_accum = true;     // CUBLASLT_MATMUL_DESC_FAST_ACCUM (FP8 tensor-scale only)
 };
 
 class Backend {
@@ -69,7 +77,8 @@ class Backend {
   virtual void mma(const Family& f, const MmaBatch& b,
                    std::vector<uint32_t>& d) = 0;
   virtual std::vector<SupportEntry> cublaslt_support() { return {}; }
-  // D (M x N column-major f32 bits); false + why when it cannot run.
+  // D (M x N column-major f32 bits); false + why when it cannot run. On
+  // success `why` describes the algorithm that ran (id, tile, split-K).
   virtual bool cublaslt_gemm(const GemmCase&, std::vector<uint64_t>& d,
                              std::string& why) {
     d.clear();

@@ -14,6 +14,29 @@ ShapeInfo shape_info(FragShape s) {
   return {};
 }
 
+OperandCoding operand_coding(FragShape s, std::string_view fmt) {
+  if (s == FragShape::kM16N8K64x4) return {0, 0xF};
+  if (fmt == "e2m1") return {2, 0xF};
+  if (fmt == "e2m3" || fmt == "e3m2") return {0, 0x3F};
+  return {0, 0xFF};
+}
+
+std::vector<uint8_t> encode_operands(OperandCoding c,
+                                     std::span<const uint8_t> codes) {
+  std::vector<uint8_t> out(codes.size());
+  for (size_t i = 0; i < codes.size(); ++i)
+    out[i] = encode_operand(c, codes[i]);
+  return out;
+}
+
+std::vector<uint8_t> decode_operands(OperandCoding c,
+                                     std::span<const uint8_t> elems) {
+  std::vector<uint8_t> out(elems.size());
+  for (size_t i = 0; i < elems.size(); ++i)
+    out[i] = decode_operand(c, elems[i]);
+  return out;
+}
+
 RowCol a_elem(FragShape s, int lane, int i) {
   const int g = lane >> 2, t = lane % 4;
   if (s == FragShape::kM16N8K32x8) {
@@ -50,8 +73,8 @@ RowCol c_elem(int lane, int i) {
 namespace {
 
 template <typename Elem>
-std::vector<uint32_t> pack(FragShape s, std::span<const uint8_t> tile,
-                           int regs, int ld, Elem elem) {
+std::vector<uint32_t> pack(FragShape s, std::span<const uint8_t> tile, int regs,
+                           int ld, Elem elem) {
   const ShapeInfo si = shape_info(s);
   const int per_reg = 32 / si.elem_bits;
   const uint32_t mask = (1u << si.elem_bits) - 1;
@@ -121,23 +144,27 @@ std::vector<uint8_t> unpack_b(FragShape s, std::span<const uint32_t> regs) {
 }
 
 std::vector<uint32_t> pack_c(std::span<const uint32_t> c) {
-  if (c.size() != 128) throw std::invalid_argument("pack_c: tile must be 16 x 8");
+  if (c.size() != 128)
+    throw std::invalid_argument("pack_c: tile must be 16 x 8");
   std::vector<uint32_t> out(128);
   for (int lane = 0; lane < 32; ++lane)
     for (int i = 0; i < 4; ++i) {
       const RowCol rc = c_elem(lane, i);
-      out[static_cast<size_t>(lane * 4 + i)] = c[static_cast<size_t>(rc.row * 8 + rc.col)];
+      out[static_cast<size_t>(lane * 4 + i)] =
+          c[static_cast<size_t>(rc.row * 8 + rc.col)];
     }
   return out;
 }
 
 std::vector<uint32_t> unpack_c(std::span<const uint32_t> regs) {
-  if (regs.size() != 128) throw std::invalid_argument("unpack_c: 128 registers");
+  if (regs.size() != 128)
+    throw std::invalid_argument("unpack_c: 128 registers");
   std::vector<uint32_t> out(128);
   for (int lane = 0; lane < 32; ++lane)
     for (int i = 0; i < 4; ++i) {
       const RowCol rc = c_elem(lane, i);
-      out[static_cast<size_t>(rc.row * 8 + rc.col)] = regs[static_cast<size_t>(lane * 4 + i)];
+      out[static_cast<size_t>(rc.row * 8 + rc.col)] =
+          regs[static_cast<size_t>(lane * 4 + i)];
     }
   return out;
 }
@@ -149,7 +176,8 @@ std::vector<uint32_t> pack_scale_a(std::span<const uint8_t> sa, int vec) {
   for (int lane = 0; lane < 32; ++lane) {
     const int row = (lane >> 2) + 8 * (lane & 1);
     for (int v = 0; v < vec; ++v)
-      out[static_cast<size_t>(lane)] |= uint32_t{sa[static_cast<size_t>(row * vec + v)]} << (8 * v);
+      out[static_cast<size_t>(lane)] |=
+          uint32_t{sa[static_cast<size_t>(row * vec + v)]} << (8 * v);
   }
   return out;
 }
@@ -161,7 +189,8 @@ std::vector<uint32_t> pack_scale_b(std::span<const uint8_t> sb, int vec) {
   for (int lane = 0; lane < 32; ++lane) {
     const int col = lane >> 2;
     for (int v = 0; v < vec; ++v)
-      out[static_cast<size_t>(lane)] |= uint32_t{sb[static_cast<size_t>(col * vec + v)]} << (8 * v);
+      out[static_cast<size_t>(lane)] |=
+          uint32_t{sb[static_cast<size_t>(col * vec + v)]} << (8 * v);
   }
   return out;
 }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace mxc::gpu {
@@ -24,10 +25,10 @@ enum class FragShape : uint8_t {
 
 struct ShapeInfo {
   int m, n, k;
-  int elem_bits;   // bits per A/B element in a register
-  int a_regs;      // .b32 registers of A per lane
+  int elem_bits;  // bits per A/B element in a register
+  int a_regs;     // .b32 registers of A per lane
   int b_regs;
-  int c_regs;      // f32 accumulators per lane
+  int c_regs;  // f32 accumulators per lane
 };
 ShapeInfo shape_info(FragShape s);
 
@@ -39,6 +40,34 @@ RowCol a_elem(FragShape s, int lane, int i);
 RowCol b_elem(FragShape s, int lane, int i);
 // C/D accumulator i (0..3): (row m, col n).
 RowCol c_elem(int lane, int i);
+
+// Where one A/B code sits inside its register element: bits [shift,
+// shift + width) of the element, the other bits zero. The replay's tiles
+// hold codes; pack_tiles encodes them, mma_output_case decodes them.
+//  - 8-bit formats and the packed e2m1 of m16n8k64: the code is the element.
+//  - m16n8k32 .kind::f8f6f4 / .kind::mxf8f6f4 with .e3m2 / .e2m3 / .e2m1:
+//    each element is an 8-bit container (PTX ISA 9.7.14.5, "Matrix
+//    Fragments for mma.m16n8k32": four .e3m2 / .e2m3 / .e2m1 elements per
+//    .b32, the same table as 8-bit types). Inside the container (given only
+//    as a figure; our reading, unverified on hardware): a 6-bit code in bits
+//    5..0, an e2m1 code in bits 5..2 (bits 1..0 zero), i.e. e2m1 sits where
+//    the equal-valued e2m3 code (two zero mantissa bits appended) would,
+//    which agrees with a public RTX 5090 probe of this instruction.
+struct OperandCoding {
+  int shift = 0;
+  uint8_t mask = 0xFF;
+};
+OperandCoding operand_coding(FragShape s, std::string_view fmt);
+inline uint8_t encode_operand(OperandCoding c, uint8_t code) {
+  return static_cast<uint8_t>((code & c.mask) << c.shift);
+}
+inline uint8_t decode_operand(OperandCoding c, uint8_t elem) {
+  return static_cast<uint8_t>((elem >> c.shift) & c.mask);
+}
+std::vector<uint8_t> encode_operands(OperandCoding c,
+                                     std::span<const uint8_t> codes);
+std::vector<uint8_t> decode_operands(OperandCoding c,
+                                     std::span<const uint8_t> elems);
 
 // Tiles on the host: A row-major [m][k] codes, B column-major [n][k] codes
 // (column n's K codes contiguous, the ".col" operand), C/D row-major [m][n]

@@ -90,8 +90,13 @@ PlainTile empty_tile(const Family& f) {
 MmaBatch pack_tiles(const Family& f, const std::vector<PlainTile>& tiles) {
   MmaBatch b;
   b.tiles = tiles.size();
+  // Codes -> register elements (8-bit containers for FP6/FP4 in m16n8k32).
+  const OperandCoding ca = operand_coding(f.shape, f.header.get("a-fmt"));
+  const OperandCoding cb = operand_coding(f.shape, f.header.get("b-fmt"));
   for (const PlainTile& t : tiles) {
-    const auto a = pack_a(f.shape, t.a), bb = pack_b(f.shape, t.b), c = pack_c(t.c);
+    const auto a = pack_a(f.shape, encode_operands(ca, t.a));
+    const auto bb = pack_b(f.shape, encode_operands(cb, t.b));
+    const auto c = pack_c(t.c);
     b.a.insert(b.a.end(), a.begin(), a.end());
     b.b.insert(b.b.end(), bb.begin(), bb.end());
     b.c.insert(b.c.end(), c.begin(), c.end());
@@ -300,8 +305,14 @@ std::vector<uint64_t> mma_case_results(std::span<const uint32_t> d, size_t n,
 std::vector<uint64_t> mma_output_case(const Family& f, const MmaBatch& b, size_t t, int m, int n) {
   const ShapeInfo si = shape_info(f.shape);
   PlainTile p;
-  p.a = unpack_a(f.shape, std::span(b.a).subspan(t * 32 * si.a_regs, 32 * si.a_regs));
-  p.b = unpack_b(f.shape, std::span(b.b).subspan(t * 32 * si.b_regs, 32 * si.b_regs));
+  p.a = decode_operands(
+      operand_coding(f.shape, f.header.get("a-fmt")),
+      unpack_a(f.shape,
+               std::span(b.a).subspan(t * 32 * si.a_regs, 32 * si.a_regs)));
+  p.b = decode_operands(
+      operand_coding(f.shape, f.header.get("b-fmt")),
+      unpack_b(f.shape,
+               std::span(b.b).subspan(t * 32 * si.b_regs, 32 * si.b_regs)));
   p.c = unpack_c(std::span(b.c).subspan(t * 128, 128));
   if (f.scale_vec) {
     p.sa = unpack_scale_a(std::span(b.sfa).subspan(t * 32, 32), f.scale_vec);

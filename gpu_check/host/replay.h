@@ -42,16 +42,73 @@ vec::Report replay_sweep(Backend& b, const Family& f, uint64_t count,
 vec::Report replay_file(Backend& b, const Family& f, std::istream& in,
                         const std::string& name, const ReplayOptions& o);
 
-// cuBLASLt families: random problems (TN, several M/N/K) run through the
+// cuBLASLt families (host/gemm_replay.cpp): random problems (several
+// M/N/K per family, the layout and format its header names) run through the
 // backend and compared element by element with the composed GEMM model of
-// the device's architecture (emu/mma/gemm.h). Returns false with a reason
-// when the family has no model on this compute capability or the library
-// refuses the problem.
+// the device's architecture (emu/mma/gemm.h), bit-exactly or under the
+// documented bound the family's `compare` key names. Returns false with a
+// reason when the family has no model on this compute capability or the
+// library refuses every problem ("not supported by this library/GPU: ...").
 bool replay_gemm(Backend& b, const Family& f, int cc, const ReplayOptions& o,
                  vec::Report& r, std::string& why);
-// The model a cuBLASLt family is compared with on compute capability cc
-// (nullptr: none).
+
+// The cuBLASLt formats gpu_check drives (names as GemmCase::format).
+struct GemmFormat {
+  std::string_view name;  // "mxfp8", "nvfp4", "fp8-tensor", ...
+  Fmt elem;               // A and B element format
+  Fmt scale;              // kE8M0 / kUE4M3 block scales; kF32 (other modes)
+  int block;              // K elements per scale (0: one tensor scale)
+  bool blk2d_a, blk2d_b;  // BLK128x128_32F (one scale per 128x128 tile)
+};
+const GemmFormat* gemm_format(std::string_view name);
+// The model a cuBLASLt format is compared with on compute capability cc
+// (nullptr: none). For the Hopper block-scaling modes: the FP8 instruction
+// model that bounds the tensor-core partial sums.
+const MmaModel* gemm_model(std::string_view format, int cc);
 const MmaModel* gemm_model(const Family& f, int cc);
+
+// The problem of size M x N x K a family runs (seeded; exposed for tests).
+GemmCase make_gemm_case(const Family& f, int M, int N, int K, uint64_t seed);
+
+// What the library is given: stored operands (FP4 packed two per byte, low
+// nibble first, in storage order) and the scale tensors in the library's
+// layout (1D block scales: the 128x4 tiles of emu/block/swizzle.h indexed by
+// (row or column of op(A)/op(B), k-block) for every transpose; FP32 modes:
+// [k-block][row] with rows contiguous; tensor scale: one f32).
+struct GemmImages {
+  std::vector<uint8_t> a, b, sa, sb;
+};
+GemmImages gemm_images(const GemmCase& c);
+
+// How a library (or a fault) might read the images: the problem it then
+// computes. The replay uses these to classify mismatches; the fake backend
+// to inject faults.
+enum class GemmReading : uint8_t {
+  kAsIs,           // as documented (round trip of gemm_images)
+  kTransposedA,    // A read with the other transpose
+  kScalesSwapped,  // A's scale of row m taken from B's (row m % N) and back
+  kScalesPlain,    // 128x4 tiles read as plain [row][k-block]
+  kAlphaIgnored,   // alpha taken as 1
+};
+GemmCase gemm_reading(const GemmCase& c, GemmReading how);
+
+// D of the composed model for a (1D-scaled or tensor-scaled) case, alpha
+// applied as one f32 round-to-nearest-even multiply of the model's f32 D.
+std::vector<uint64_t> gemm_model_d(const MmaModel& m, const GemmCase& c);
+// Exact value of element (row, col) (long double; every term is exact and
+// the sum's error is below 2^-60 of sum|terms|) and sum|terms|, alpha
+// included.
+struct ExactElement {
+  long double value = 0, abs_sum = 0;
+};
+ExactElement gemm_exact(const GemmCase& c, int row, int col);
+// The coefficient c of the documented bound |d - ref| <= c * sum|terms| +
+// K * 2^-126 (docs/gpu-check.md, cuBLASLt): `any_algorithm` bounds a device
+// D that may split K (vs the composed model); otherwise the Hopper block
+// modes (tensor-core partial sums per 128 k, FP32 promotion, vs exact).
+double gemm_bound(const MmaModel& m, int K, bool any_algorithm);
+// Units in the last place between two f32 encodings (across zero too).
+uint64_t f32_ulp_distance(uint32_t a, uint32_t b);
 
 // --- the pieces, exposed for the CPU tests --------------------------------
 

@@ -108,11 +108,17 @@ bool sweepable(const Family& f) {
 
 std::string render_support_matrix(const std::vector<SupportEntry>& m) {
   if (m.empty()) return "cuBLASLt support matrix: not probed\n";
-  std::string s = fmt::format("{:<16} {:<6} {:<6} {:<11} {}\n", "format", "layout", "out",
-                              "supported", "detail");
+  // TN is the forward GEMM of training, NN dgrad, NT wgrad (cuBLAS naming,
+  // emu/mma/gemm.h).
+  auto role = [](const std::string& l) {
+    return l == "TN" ? "forward" : l == "NN" ? "dgrad" : l == "NT" ? "wgrad" : "-";
+  };
+  std::string s = fmt::format("{:<16} {:<6} {:<8} {:<6} {:<40} {}\n", "format", "layout", "role",
+                              "out", "supported", "detail");
   for (const SupportEntry& e : m) {
-    s += fmt::format("{:<16} {:<6} {:<6} {:<11} {}\n", e.format, e.layout, e.out,
-                     e.supported ? "yes" : "unsupported", e.detail);
+    s += fmt::format("{:<16} {:<6} {:<8} {:<6} {:<40} {}\n", e.format, e.layout, role(e.layout),
+                     e.out, e.supported ? "yes" : "no: not supported by this library/GPU",
+                     e.detail);
   }
   return s;
 }
@@ -165,6 +171,7 @@ int run(Backend& b, const RunOptions& o, std::ostream& out, std::ostream& err) {
   std::vector<vec::Report> reports;
   nlohmann::ordered_json skipped = nlohmann::ordered_json::array();
   std::string summary;
+  std::string gemm_layouts;  // the training-layout answer, one line per cuBLASLt family
   int status = 0;
   bool cuda_failed = false;
   auto add = [&](const vec::Report& r) {
@@ -188,7 +195,18 @@ int run(Backend& b, const RunOptions& o, std::ostream& out, std::ostream& err) {
       continue;
     }
     const std::string why = skip_reason(f, d);
+    auto gemm_line = [&](const std::string& outcome) {
+      if (f.kind != FamilyKind::kGemm) return;
+      const std::string l = f.header.get("layout", "TN");
+      gemm_layouts += fmt::format("  {:<36} {:<8} {:<3} {}\n", f.name,
+                                  l == "TN"   ? "forward"
+                                  : l == "NN" ? "dgrad"
+                                  : l == "NT" ? "wgrad"
+                                              : "-",
+                                  l, outcome);
+    };
     if (!why.empty()) {
+      gemm_line("skipped: " + why);
       skip(f.name, why);
       continue;
     }
@@ -204,7 +222,14 @@ int run(Backend& b, const RunOptions& o, std::ostream& out, std::ostream& err) {
         std::string gw;
         if (replay_gemm(b, f, d.cc, ro, r, gw)) {
           add(r);
+          gemm_line(r.mismatches ? fmt::format("FAIL: {} of {} elements differ", r.mismatches,
+                                               r.cases)
+                                 : fmt::format("PASS: {} elements{}", r.cases,
+                                               r.accepted ? fmt::format(" ({} within the bound)",
+                                                                        r.accepted)
+                                                          : std::string(" bit-exact")));
         } else {
+          gemm_line(gw);
           skip(f.name, gw);
         }
         continue;
@@ -281,6 +306,14 @@ int run(Backend& b, const RunOptions& o, std::ostream& out, std::ostream& err) {
     }
     out << "\ncuBLASLt support matrix (heuristic query per combination):\n"
         << render_support_matrix(matrix);
+  }
+  if (!gemm_layouts.empty()) {
+    const std::string t =
+        "\ncuBLASLt training layouts (forward = TN, dgrad = NN, wgrad = NT; TT for "
+        "completeness):\n" +
+        gemm_layouts;
+    out << t;
+    summary += t;
   }
   uint64_t cases = 0, mism = 0;
   for (const auto& r : reports) {

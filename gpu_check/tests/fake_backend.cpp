@@ -1,5 +1,7 @@
 #include "gpu_check/tests/fake_backend.h"
 
+#include <bit>
+
 #include "conformance/vectors/op.h"
 #include "emu/mma/gemm.h"
 #include "gpu_check/host/replay.h"
@@ -100,19 +102,89 @@ void FakeBackend::mma(const Family& f, const MmaBatch& b, std::vector<uint32_t>&
 }
 
 std::vector<SupportEntry> FakeBackend::cublaslt_support() {
-  return {{"mxfp8", "TN", "f32", true, "fake"}, {"mxfp8", "NN", "f32", false, "fake"}};
+  std::vector<SupportEntry> m;
+  for (const char* f : {"fp8-tensor", "fp8-vec128x1d2d", "fp8-vec128x1d1d", "fp8-blk128x128",
+                        "mxfp8", "nvfp4"}) {
+    for (const char* l : {"TN", "NN", "NT", "TT"}) {
+      const bool ok = !(nvfp4_tn_only && std::string(f) == "nvfp4" && std::string(l) != "TN");
+      m.push_back({f, l, "f32", ok, ok ? "fake: 1 algorithms" : "fake: heuristic: NOT_SUPPORTED"});
+    }
+  }
+  return m;
 }
+
+namespace {
+
+// Hopper block scaling as a plausible library would do it: per 128-k block
+// a tensor-core partial (the architecture's FP8 model, C = 0), then
+// acc = acc + partial * sa * sb in FP32 (each operation rounded).
+std::vector<uint64_t> fake_block128(const MmaModel& m, const GemmCase& c) {
+  const GemmFormat* g = gemm_format(c.format);
+  const GemmProblem& p = c.p;
+  const size_t M = static_cast<size_t>(p.M), N = static_cast<size_t>(p.N),
+               K = static_cast<size_t>(p.K), kb = K / 128;
+  const bool ak = p.layout == GemmLayout::kTN || p.layout == GemmLayout::kTT;
+  const bool bk = p.layout == GemmLayout::kTN || p.layout == GemmLayout::kNN;
+  std::vector<uint64_t> d(M * N);
+  std::vector<uint64_t> a(128), b(128);
+  for (size_t n = 0; n < N; ++n) {
+    for (size_t mm = 0; mm < M; ++mm) {
+      float acc = 0;
+      for (size_t q = 0; q < kb; ++q) {
+        for (size_t j = 0; j < 128; ++j) {
+          const size_t k = q * 128 + j;
+          a[j] = p.A[ak ? mm * K + k : k * M + mm];
+          b[j] = p.B[bk ? n * K + k : k * N + n];
+        }
+        const float part = std::bit_cast<float>(
+            static_cast<uint32_t>(mma_dot(m, p.a_fmt, p.b_fmt, a, b, 0)));
+        const size_t ra = g->blk2d_a ? mm / 128 : mm, rb = g->blk2d_b ? n / 128 : n;
+        const float sa = std::bit_cast<float>(static_cast<uint32_t>(p.SA[ra * kb + q]));
+        const float sb = std::bit_cast<float>(static_cast<uint32_t>(p.SB[rb * kb + q]));
+        acc = acc + (part * sa) * sb;
+      }
+      d[n * M + mm] = std::bit_cast<uint32_t>(acc * c.alpha);
+    }
+  }
+  return d;
+}
+
+}  // namespace
 
 bool FakeBackend::cublaslt_gemm(const GemmCase& c, std::vector<uint64_t>& d, std::string& why) {
   if (fault == Fault::kCudaError) throw BackendError("fake: cudaErrorIllegalInstruction");
-  Family f;
-  f.instr = c.format == "mxfp8" ? 0 : 1;
-  const MmaModel* m = gemm_model(f, cc);
-  if (!m) {
+  const GemmFormat* g = gemm_format(c.format);
+  const MmaModel* m = gemm_model(c.format, cc);
+  if (!g || !m) {
     why = "fake: no model";
     return false;
   }
-  d = gemm(*m, c.p);
+  if (nvfp4_tn_only && c.format == "nvfp4" && c.p.layout != GemmLayout::kTN) {
+    why = "fake: heuristic: CUBLAS_STATUS_NOT_SUPPORTED (0 algorithms)";
+    return false;
+  }
+  if (c.p.M % 4 != 0) {
+    why = "fake: heuristic: CUBLAS_STATUS_NOT_SUPPORTED (ldc not 16-byte aligned)";
+    return false;
+  }
+  GemmReading how = GemmReading::kAsIs;
+  if (fault == Fault::kGemmTransposeA) how = GemmReading::kTransposedA;
+  if (fault == Fault::kScaleSwap) how = GemmReading::kScalesSwapped;
+  if (fault == Fault::kGemmScaleLayout) how = GemmReading::kScalesPlain;
+  if (fault == Fault::kGemmAlpha) how = GemmReading::kAlphaIgnored;
+  GemmCase r = gemm_reading(c, how);  // through the images, as the library gets them
+  if (g->scale == Fmt::kF32 && g->block > 0) {
+    d = fake_block128(*m, r);
+    why = "fake algo: 128-k partials promoted in FP32";
+  } else if (!c.deterministic && c.p.K % (2 * m->fdpa.L) == 0 &&
+             (g->block == 0 || c.p.K % (2 * g->block) == 0)) {
+    r.p.split_k = 2;  // "any algorithm": split-K 2 with an FP32 reduction
+    d = gemm_model_d(*m, r);
+    why = "fake algo: split-K 2";
+  } else {
+    d = gemm_model_d(*m, r);
+    why = "fake algo: split-K 1";
+  }
   if (fault == Fault::kBitFlip && fault_index < d.size()) d[fault_index] ^= uint64_t{1} << flip_bit;
   return true;
 }

@@ -16,6 +16,12 @@ enum class Fault {
   kScaleSwap,    // MMA: A and B block scales exchanged
   kNibbleOrder,  // x2 conversions: the two results of every pair swapped
   kCudaError,    // every call throws BackendError
+  // cuBLASLt (cublaslt_gemm), each a GemmReading of the images:
+  kGemmTransposeA,    // A read with the other transpose
+  kGemmScaleLayout,   // 128x4 scale tiles read as plain [row][k-block]
+  kGemmAlpha,         // alpha ignored
+  // (kScaleSwap also swaps the GEMM's A and B scales; kBitFlip flips
+  // element fault_index of every D)
 };
 
 class FakeBackend : public Backend {
@@ -27,6 +33,10 @@ class FakeBackend : public Backend {
   size_t fault_index = 5;
   int flip_bit = 6;
   bool flipped = false;  // the bit flip is injected once per backend
+  // cuBLASLt: layouts the fake library "supports" per format (others get
+  // the heuristic's NOT_SUPPORTED), and M must be a multiple of 4 (f32 D
+  // columns 16-byte aligned), as a stand-in for the library's rules.
+  bool nvfp4_tn_only = true;
 
   DeviceInfo probe() override;
   void convert(const Family& f, std::span<const uint32_t> in0, std::span<const uint32_t> in1,

@@ -1,0 +1,41 @@
+// Shared pieces of the 8-bit-operand FDPA kernels (emu/fast/fdpa_fast.cpp,
+// emu/fast/gemm_fast.cpp): the 256-entry operand decode tables and the final
+// rounding of a chunk's exact sum. Internal to emu/fast.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "emu/format.h"
+#include "emu/mma/fdpa.h"
+
+namespace mxc::fast::detail {
+
+// One decoded code, exactly as fdpa.cpp's read(): |v| = sig * 2^lsb with
+// lsb = exp - frac; exp is the alignment exponent (the format's emin for
+// subnormals and zeros).
+struct Dec {
+  uint16_t sig;
+  int16_t exp;
+  int16_t lsb;
+  uint8_t neg;      // 0 or 1
+  uint8_t special;  // NaN or Inf
+};
+static_assert(sizeof(Dec) == 8);
+
+using DecTable = std::array<Dec, 256>;
+
+// Whether the kernels take `f` as an A/B element format: E4M3, E5M2, E3M2,
+// E2M3, E2M1.
+bool elem_ok(Fmt f);
+
+// The table of an element format (elem_ok) or a scale format (E8M0, UE4M3,
+// whose sign bit is ignored). Codes beyond the format's width are marked
+// special; callers range-check codes first.
+const DecTable& decode_table(Fmt f);
+
+// fdpa_round_sum (emu/mma/fdpa.h) of |sum| = mag * 2^exp (mag > 0), with the
+// common case (a normal binary32 result under RZ) packed directly.
+uint64_t finish_sum(AccRound rho, bool neg, int32_t exp, uint64_t mag);
+
+}  // namespace mxc::fast::detail

@@ -1,0 +1,72 @@
+// The decoded operands of a GEMM and the per-block kernels of the batched
+// FDPA path (emu/fast/gemm_fast.h). Internal to emu/fast.
+//
+// Output columns go in blocks of kLanes; one kernel call runs the chains of
+// one row of A against one block of columns, chunk by chunk (L products and
+// the previous chunk's result C per FDPA, fdpa.h).
+//
+// T-FDPA / ST-FDPA term k of a chunk: mag = sig_a * sig_b (E8M0 scales have
+// significand 1), alignment exponent e = e_a + e_b (+ the two scale
+// exponents, folded into e_a and e_b at decode), lsb = e - fa - fb. With
+// q = e_max - F the aligned term is floor(mag * 2^(lsb - q)) =
+// (mag << s0) >> (e_max - e) with s0 = F - fa - fb >= 0; A is stored as
+// +-(sig_a << s0) so one multiply gives the signed, shifted product.
+//
+// GST-FDPA: each operand is stored as a signed integer in units of
+// 2^(emin - frac) (int16, two per int32 lane for vpmaddwd), so a group's
+// exact sum in units of 2^base (base = emin_a + emin_b - fa - fb) is an
+// integer dot product; the group term is |sum| * sig_SA * sig_SB at
+// e = e_SA + e_SB, aligned as (mag << s0) >> (e_max - e) with
+// s0 = F + base - frac_SA - frac_SB.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "emu/format.h"
+#include "emu/mma/fdpa.h"
+
+namespace mxc::fast::gemm_detail {
+
+constexpr int kLanes = 16;
+// The exponent stored for a zero T/ST operand: a product with a zero factor
+// has e < kNonzeroMin, so the e_max pass tells zero products apart.
+constexpr int32_t kZeroExp = -(1 << 20);
+constexpr int32_t kNonzeroMin = -(1 << 19);
+
+struct GemmPlan {
+  bool gst = false;
+  int L = 0, G = 0, F = 0, e_zero = 0;
+  AccRound rho = AccRound::kRzF32;
+  Fmt c_fmt = Fmt::kF32;
+  int c_frac = 23, c_ebits = 8, c_bias = 127;
+  int s0 = 0;
+  size_t M = 0, N = 0, K = 0, chunks = 0, nblocks = 0;
+  // T / ST-FDPA: a_*[m * K + k]; b_*[(nb * K + k) * kLanes + lane].
+  std::vector<int32_t> a_val, a_exp, b_val, b_exp;
+  // GST-FDPA: pairs of int16 values / nonzero indicators (k even in the low
+  // half): a_*[m * K/2 + t], b_*[(nb * K/2 + t) * kLanes + lane]; group
+  // scales a_s*[m * K/G + g], b_s*[(nb * K/G + g) * kLanes + lane].
+  std::vector<int32_t> a_pair, a_ind, b_pair, b_ind;
+  std::vector<int32_t> a_ssig, a_sexp, b_ssig, b_sexp;
+  // Per chunk: a NaN/Inf or an over-wide code (the reference takes the
+  // element) and, for T/ST, a zero operand: a_*[m * chunks + j],
+  // b_*[nb * chunks + j] (lane masks).
+  std::vector<uint8_t> a_bad, a_zero;
+  std::vector<uint16_t> b_bad, b_zero;
+};
+
+// Runs the chains of row m against column block nb: c[kLanes] holds C in
+// (c_fmt bits) and D out. Returns the lanes whose result must come from the
+// reference instead.
+uint32_t block_scalar(const GemmPlan& p, size_t m, size_t nb, uint32_t* c);
+uint32_t block_avx512(const GemmPlan& p, size_t m, size_t nb, uint32_t* c);
+
+// The end of one chunk for one lane: S * 2^q exactly (S != 0), or S == 0
+// with `any_nonzero` (some term not a zero term: the result is +0). False:
+// a sum of zero terms only, whose sign the reference decides.
+bool finish_lane(const GemmPlan& p, int64_t S, int32_t q, bool any_nonzero,
+                 uint32_t& c);
+
+}  // namespace mxc::fast::gemm_detail

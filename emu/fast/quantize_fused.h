@@ -1,0 +1,99 @@
+// The fused single-pass block quantization kernels (issue 7,
+// docs/performance.md): per block, amax in registers, the scale byte from a
+// per-binade table, and the element conversion done in-register from the
+// unscaled input, for MX (quantize_fast.cpp) and NVFP4 (nvfp4_fast.cpp).
+// Internal to emu/fast.
+//
+// The conversion of one f32 x (finite) to an element format with m fraction
+// bits, least normal exponent emin, largest finite value maxv, RNE
+// satfinite, under a power-of-two multiplier 2^d applied exactly
+// (y = x * 2^d), computed on a = |x| without forming y:
+//   - a := min(a, MAX) with MAX = maxv * 2^-d: everything from maxv up
+//     saturates to maxv's encoding under RNE satfinite, and maxv rounds to
+//     itself;
+//   - with T = 2^(emin - d) (y's least normal, in a's scale), the quantum
+//     of y's rounding, in a's scale, is 2^(max(E(a), E(T)) - m), so for
+//     C = 2^(max(E(a), E(T)) + 23 - m) the f32 sum fl(a + C) (the hardware
+//     add, MXCSR default round to nearest even) rounds a at that quantum and
+//     n = bits(sum) - bits(C) is the rounded significand in quanta (2^m and
+//     up for a normal y, a subnormal count below; a carry to 2^(m+1) is the
+//     next binade, as in the encoding);
+//   - the encoding is n + ((E(a) - E(T)) << m) for a >= T, n below:
+//     with eb = max(a & 0x7F800000, bits(T)) - bits(T) = (E - E(T)) << 23,
+//     C = eb + bits(C0), C0 = 2^(emin - d + 23 - m), the encoding is
+//     bits(sum) - C + (eb >> (23 - m));
+//   - the sign is or-ed in at the format's top bit.
+// It needs T, C0 and MAX normal and C <= 2^127 (checked per scale byte;
+// other bytes go to the reference).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "emu/block/profile.h"
+#include "emu/block/quantize.h"
+
+namespace mxc::fast::detail {
+
+// Per biased exponent E of amax: the scale byte is lo below the significand
+// threshold thr, hi from it on; slow: ask mx_scale_byte.
+struct EScale {
+  uint32_t thr;
+  uint8_t lo, hi, slow, pad;
+};
+
+// Per scale byte: the conversion constants above (bits of T, C0, MAX), and
+// lim: the largest biased exponent of amax for which the fused conversion
+// equals the reference (-1: never, the block's elements go to
+// mx_encode_element).
+struct SConst {
+  uint32_t t, c0, max;
+  int32_t lim;
+};
+
+// One element format's parameters for the conversion above.
+struct ElemK {
+  int m;
+  uint32_t sign_bit;  // 0: unsigned
+  int32_t max_enc;
+  int32_t bias;      // the target's exponent bias
+  uint32_t max_f32;  // its largest finite value as f32 bits
+};
+ElemK elem_k(Fmt elem);
+// The constants for a multiplier 2^d; false when C or T is not normal.
+bool conv_const(const ElemK& e, int d, SConst& out);
+
+struct MxKern {
+  const MxProfile* p;
+  Fmt elem;
+  const EScale* etab;  // [256]
+  const SConst* sc;    // [256]
+  uint8_t zero_byte;
+  ElemK ek;
+};
+
+// Whether this CPU has AVX512F (checked once at run time), and whether in
+// addition the test switch (set_fused_enabled) allows the fused kernels.
+bool avx512_cpu();
+bool avx512_ok();
+
+// Rowwise (blocks of B along a row; cols divisible by B, B by 16) and
+// columnwise (blocks of B down a column; rows divisible by B, B by 16).
+void mx_rows_avx512(const MxKern& k, size_t B, size_t rows, size_t cols,
+                    const uint32_t* x, uint8_t* scales, uint8_t* codes);
+void mx_cols_avx512(const MxKern& k, size_t B, size_t rows, size_t cols,
+                    const uint32_t* x, uint8_t* scales, uint8_t* codes);
+
+// One block the kernel does not take (a NaN or Inf element, or a scale byte
+// outside the fused conversion): the reference, elements `stride` apart.
+void mx_block_ref(const MxKern& k, const uint32_t* x, size_t stride, size_t n,
+                  uint8_t* scale, uint8_t* codes, size_t cstride);
+// The scale byte for a finite amax (bits < 0x7F800000).
+inline uint8_t mx_scale_of(const MxKern& k, uint32_t amax) {
+  if (amax == 0) return k.zero_byte;
+  const EScale& e = k.etab[amax >> 23];
+  if (e.slow != 0) return mx_scale_byte(*k.p, k.elem, amax);
+  return (amax & 0x7FFFFFu) >= e.thr ? e.hi : e.lo;
+}
+
+}  // namespace mxc::fast::detail

@@ -1,0 +1,359 @@
+// The batched GEMM path (emu/fast/gemm_fast.h) against the reference
+// composition: per output element, fdpa_chain_reference (the 128-bit
+// fixed-point chain that test_mma_oracle.cpp checks against the
+// arbitrary-precision oracle) over row m of op(A) and column n of op(B).
+// Every eligible model and A/B format pair, every ISA this machine has, all
+// four layouts, random shapes (N across the 16-column blocks, K of one to
+// several chunks), scales over their whole range, injected NaN/Inf codes
+// and over-wide codes, cancellation, all-zero rows of random signs (the
+// sum-of-zeros fallback), tiny and huge operands, a dominant C.
+#include <fmt/format.h>
+
+#include <catch2/catch.hpp>
+#include <stdexcept>
+#include <vector>
+
+#include "conformance/splitmix64.h"
+#include "emu/fast/fdpa_fast.h"
+#include "emu/fast/gemm_fast.h"
+#include "emu/mma/gemm.h"
+#include "test_level.h"
+
+using namespace mxc;
+
+namespace {
+
+size_t below(SplitMix64& g, size_t n) { return g.next() % n; }
+
+// A code of `f` in one of several styles (0 random, 1 tiny, 2 huge, 3 unit
+// range, 4 special-heavy).
+uint64_t element(SplitMix64& g, Fmt f, int style) {
+  const FormatDesc& d = desc(f);
+  const uint64_t r = g.next();
+  const uint64_t man = (uint64_t{1} << d.man_bits) - 1;
+  const uint64_t sign = (r >> 40) & 1 ? d.sign_mask() : 0;
+  uint64_t v;
+  switch (style) {
+    case 1:  // subnormals and zeros
+      v = ((r >> 8) & man) | sign;
+      break;
+    case 2:  // the top finite binade
+      v = (d.storage_mask() & ~d.sign_mask() & ~((r >> 8) & man)) | sign;
+      break;
+    case 3: {  // exponents near the bias
+      const uint64_t e = static_cast<uint64_t>(d.bias) + (r >> 20) % 3 - 1;
+      v = (e << d.man_bits) | ((r >> 8) & man) | sign;
+      break;
+    }
+    default:
+      v = (r >> 8) & d.storage_mask();
+      if ((r & 15) == 0) v = sign;  // zeros of both signs
+      break;
+  }
+  // NaN/Inf codes only in style 4 (cleared to the binade below otherwise),
+  // with an occasional code wider than the format.
+  const bool special_code =
+      (d.specials == Specials::kIeee && ((v & ~d.sign_mask()) >> d.man_bits) ==
+                                            (uint64_t{1} << d.exp_bits) - 1) ||
+      (d.specials == Specials::kNanAllOnes &&
+       (v & ~d.sign_mask()) == (d.storage_mask() & ~d.sign_mask()));
+  if (special_code && style != 4) v &= ~(uint64_t{1} << d.man_bits);
+  if (style == 4 && (r >> 56) % 64 == 0) v |= uint64_t{1} << d.bits;  // wide
+  return v;
+}
+
+uint64_t scale_code(SplitMix64& g, Fmt f, bool specials) {
+  const uint64_t r = g.next();
+  if (f == Fmt::kE8M0) {
+    if (specials && (r & 63) == 0) return 0xFF;
+    if ((r & 15) == 1) return (r >> 8) % 255;  // the whole range
+    return 127 - 12 + (r >> 8) % 25;
+  }
+  if (specials && (r & 63) == 0) return 0x7F | ((r >> 9) & 0x80);
+  if ((r & 31) == 1) return 0x00;
+  return ((r >> 8) % 0x7F) | ((r >> 20) & 0x80);  // sign bit ignored
+}
+
+uint64_t c_value(SplitMix64& g, Fmt c, bool specials) {
+  const uint64_t r = g.next();
+  const bool f16 = c == Fmt::kF16;
+  const uint64_t any = (r >> 8) & (f16 ? 0xFFFF : 0xFFFFFFFFu);
+  const uint64_t inf = f16 ? 0x7C00 : 0x7F800000u;
+  switch (r & 7) {
+    case 0:
+      return 0;
+    case 1:
+      return f16 ? 0x8000 : 0x80000000u;
+    case 2:
+      if (!specials && (any & inf) == inf) return any & ~inf;
+      return any;
+    case 3:
+      return any & (f16 ? 0x83FF : 0x807FFFFFu);  // subnormal
+    case 4:                                       // dominant
+      return f16 ? (0x7800 | (r & 0x83FF)) : (0x5F000000u | (r & 0x807FFFFFu));
+    default: {
+      if (f16) return any & ~inf;
+      const uint32_t e = static_cast<uint32_t>(100 + (r >> 40) % 50);
+      return ((r >> 8) & 0x807FFFFFu) | (e << 23);
+    }
+  }
+}
+
+// Logical operands a[m][k], b[n][k], stored per layout into p.
+GemmProblem make_problem(const MmaModel& mdl, Fmt af, Fmt bf, int M, int N,
+                         int K, GemmLayout lay, SplitMix64& g) {
+  GemmProblem p;
+  p.M = M;
+  p.N = N;
+  p.K = K;
+  p.layout = lay;
+  p.a_fmt = af;
+  p.b_fmt = bf;
+  const uint64_t r = g.next();
+  const bool specials = r % 6 == 0;
+  const int style = specials ? 4 : static_cast<int>((r >> 8) % 4);
+  std::vector<uint64_t> a(size_t(M) * K), b(size_t(N) * K);
+  for (auto& v : a) v = element(g, af, style);
+  for (auto& v : b) v = element(g, bf, style);
+  if ((r >> 16) % 4 == 1) {  // cancellation pairs in k
+    for (int n = 0; n < N; ++n) {
+      for (int k = 1; k < K; k += 2) {
+        b[size_t(n) * K + k] = b[size_t(n) * K + k - 1] ^ desc(bf).sign_mask();
+      }
+    }
+    for (int m = 0; m < M; ++m)
+      for (int k = 1; k < K; k += 2)
+        a[size_t(m) * K + k] = a[size_t(m) * K + k - 1];
+  }
+  if ((r >> 20) % 4 == 1) {  // zero rows of A, random signs
+    for (int m = 0; m < M; m += 2)
+      for (int k = 0; k < K; ++k)
+        a[size_t(m) * K + k] = (g.next() & 1) ? desc(af).sign_mask() : 0;
+  }
+  const bool a_kmajor = lay == GemmLayout::kTN || lay == GemmLayout::kTT;
+  const bool b_kmajor = lay == GemmLayout::kTN || lay == GemmLayout::kNN;
+  p.A.resize(a.size());
+  p.B.resize(b.size());
+  for (int m = 0; m < M; ++m)
+    for (int k = 0; k < K; ++k)
+      p.A[a_kmajor ? size_t(m) * K + k : size_t(k) * M + m] =
+          a[size_t(m) * K + k];
+  for (int n = 0; n < N; ++n)
+    for (int k = 0; k < K; ++k)
+      p.B[b_kmajor ? size_t(n) * K + k : size_t(k) * N + n] =
+          b[size_t(n) * K + k];
+  p.C.resize(size_t(M) * N);
+  const bool zero_c = (r >> 24) % 4 == 1;
+  for (auto& v : p.C) {
+    v = c_value(g, mdl.c_fmt, specials);
+    if (zero_c)
+      v = (g.next() & 1) ? (mdl.c_fmt == Fmt::kF16 ? 0x8000 : 0x80000000u) : 0;
+  }
+  const int blk = scale_block(mdl.scales);
+  if (blk > 0) {
+    const Fmt sf = scale_format(mdl.scales);
+    p.SA.resize(size_t(M) * (K / blk));
+    p.SB.resize(size_t(N) * (K / blk));
+    for (auto& v : p.SA) v = scale_code(g, sf, specials);
+    for (auto& v : p.SB) v = scale_code(g, sf, specials);
+    if (specials && (r >> 28) % 4 == 0) p.SB[below(g, p.SB.size())] |= 0x100;
+  }
+  return p;
+}
+
+// The reference composition: fdpa_chain_reference per output element.
+std::vector<uint64_t> reference_gemm(const MmaModel& mdl,
+                                     const GemmProblem& p) {
+  const size_t M = p.M, N = p.N, K = p.K;
+  const bool a_kmajor =
+      p.layout == GemmLayout::kTN || p.layout == GemmLayout::kTT;
+  const bool b_kmajor =
+      p.layout == GemmLayout::kTN || p.layout == GemmLayout::kNN;
+  const int blk = scale_block(mdl.scales);
+  const size_t nkb = blk > 0 ? K / blk : 0;
+  std::vector<uint64_t> D(M * N), a(K), b(K);
+  for (size_t n = 0; n < N; ++n) {
+    for (size_t k = 0; k < K; ++k)
+      b[k] = b_kmajor ? p.B[n * K + k] : p.B[k * N + n];
+    for (size_t m = 0; m < M; ++m) {
+      for (size_t k = 0; k < K; ++k)
+        a[k] = a_kmajor ? p.A[m * K + k] : p.A[k * M + m];
+      FdpaOperands o;
+      o.a_fmt = p.a_fmt;
+      o.b_fmt = p.b_fmt;
+      o.c_fmt = mdl.c_fmt;
+      o.a = a;
+      o.b = b;
+      o.c = p.C[n * M + m];
+      if (blk > 0) {
+        o.has_scales = true;
+        o.scale_fmt = scale_format(mdl.scales);
+        o.scale_block = blk;
+        o.sa = std::span<const uint64_t>(p.SA).subspan(m * nkb, nkb);
+        o.sb = std::span<const uint64_t>(p.SB).subspan(n * nkb, nkb);
+      }
+      D[n * M + m] = fdpa_chain_reference(mdl.fdpa, o);
+    }
+  }
+  return D;
+}
+
+size_t problems_per_pair() {
+  const int lv = test::level();
+  return lv <= 0 ? 2 : lv == 1 ? 12 : 400;
+}
+
+bool kernel_format(Fmt f) {
+  return f == Fmt::kE4M3 || f == Fmt::kE5M2 || f == Fmt::kE3M2 ||
+         f == Fmt::kE2M3 || f == Fmt::kE2M1;
+}
+
+}  // namespace
+
+TEST_CASE("fast GEMM equals the reference composition on every eligible model",
+          "[fast][mma][gemm]") {
+  SplitMix64 g(0x6E33);
+  std::vector<fast::Isa> isas = {fast::Isa::kScalar};
+  if (fast::best_gemm_isa() == fast::Isa::kAvx512)
+    isas.push_back(fast::Isa::kAvx512);
+  const GemmLayout lays[] = {GemmLayout::kTN, GemmLayout::kNN, GemmLayout::kNT,
+                             GemmLayout::kTT};
+  const int max_chunks = test::level() <= 0 ? 3 : 5;
+  size_t all_elems = 0, all_slow = 0;
+  for (const MmaModel& mdl : mma_models()) {
+    if (mdl.emulate_as != Fmt::kF64) continue;
+    for (Fmt af : mdl.ab_formats) {
+      for (Fmt bf : mdl.ab_formats) {
+        if (!kernel_format(af) || !kernel_format(bf)) continue;
+        const std::string what =
+            fmt::format("{} {}x{}", mdl.name, desc(af).name, desc(bf).name);
+        INFO(what);
+        size_t fails = 0, elems = 0, slow = 0;
+        for (size_t i = 0; i < problems_per_pair(); ++i) {
+          const int M = 1 + static_cast<int>(below(g, 20));
+          const int N = 1 + static_cast<int>(below(g, 40));
+          const int K =
+              mdl.fdpa.L * (1 + static_cast<int>(below(g, max_chunks)));
+          const GemmProblem p =
+              make_problem(mdl, af, bf, M, N, K, lays[below(g, 4)], g);
+          REQUIRE(fast::gemm_covers(mdl, p));
+          const std::vector<uint64_t> ref = reference_gemm(mdl, p);
+          elems += ref.size();
+          for (fast::Isa isa : isas) {
+            size_t fb = 0;
+            const std::vector<uint64_t> got = fast::gemm_fast(mdl, p, isa, &fb);
+            if (isa == fast::Isa::kScalar) slow += fb;
+            for (size_t e = 0; e < ref.size(); ++e) {
+              if (got[e] != ref[e] && ++fails <= 5) {
+                UNSCOPED_INFO(fmt::format(
+                    "{} isa {} M{} N{} K{} {}: elem (m {}, n {}) fast {:#x} "
+                    "ref {:#x} c {:#x}",
+                    what, fast::isa_name(isa), M, N, K, layout_name(p.layout),
+                    e % M, e / M, got[e], ref[e], p.C[e]));
+              }
+            }
+          }
+          // The hook in gemm() takes the same path.
+          if (gemm(mdl, p) != ref && ++fails <= 5)
+            UNSCOPED_INFO("gemm() differs");
+        }
+        CHECK(fails == 0);
+        // The fast kernels take elements of every pair (specials, over-wide
+        // codes, overflow to Inf mid-chain and signed sums of zeros go to
+        // mma_dot).
+        CHECK(elems > 0);
+        CHECK(slow < elems);
+        all_elems += elems;
+        all_slow += slow;
+      }
+    }
+  }
+  INFO(fmt::format("{} of {} elements through mma_dot", all_slow, all_elems));
+  CHECK(all_slow * 2 < all_elems);
+}
+
+TEST_CASE("fast GEMM: coverage and the paths it leaves", "[fast][mma][gemm]") {
+  SplitMix64 g(0x6E34);
+  const MmaModel& m = *find_mma_model("sm100_tcgen05_f8f6f4_f32");
+  GemmProblem p =
+      make_problem(m, Fmt::kE4M3, Fmt::kE4M3, 5, 7, 64, GemmLayout::kTN, g);
+  CHECK(fast::gemm_covers(m, p));
+  // Split-K and FP8-through-FP16 emulation keep the composition.
+  p.split_k = 2;
+  CHECK_FALSE(fast::gemm_covers(m, p));
+  p.split_k = 1;
+  const MmaModel& emu = *find_mma_model("sm90_mma_fp8_f32");
+  CHECK_FALSE(fast::gemm_covers(emu, p));
+  const MmaModel& h = *find_mma_model("sm90_wgmma_f16_f32");
+  GemmProblem q = p;
+  q.a_fmt = q.b_fmt = Fmt::kF16;
+  CHECK_FALSE(fast::gemm_covers(h, q));
+  // K not a multiple of L: gemm() refuses before any path is chosen.
+  GemmProblem bad = p;
+  bad.K = 48;
+  bad.A.resize(size_t(bad.M) * 48);
+  bad.B.resize(size_t(bad.N) * 48);
+  CHECK_THROWS_AS(gemm(m, bad), std::invalid_argument);
+  // Every lane through the reference: a NaN in every column of B.
+  for (int n = 0; n < p.N; ++n) p.B[size_t(n) * p.K] = 0x7F;
+  CHECK(fast::gemm_fast(m, p) == reference_gemm(m, p));
+  // 1.0 x 1.0 over K = 64 with C = 0: 64.0 in every element.
+  std::fill(p.A.begin(), p.A.end(), 0x38);
+  std::fill(p.B.begin(), p.B.end(), 0x38);
+  std::fill(p.C.begin(), p.C.end(), 0);
+  for (uint64_t d : fast::gemm_fast(m, p)) CHECK(d == 0x42800000u);
+}
+
+TEST_CASE("fast GEMM equals the reference beyond the model table",
+          "[fast][mma][gemm]") {
+  // Parameter sets no shipped model has (F, rho, e_zero above the addend's
+  // exponents), where covered; the rest must stay uncovered.
+  SplitMix64 g(0x6E35);
+  const Fmt fmts[] = {Fmt::kE4M3, Fmt::kE5M2, Fmt::kE3M2, Fmt::kE2M3,
+                      Fmt::kE2M1};
+  const AccRound rhos[] = {AccRound::kRzF32, AccRound::kRzE8M13,
+                           AccRound::kRneF16};
+  std::vector<fast::Isa> isas = {fast::Isa::kScalar};
+  if (fast::best_gemm_isa() == fast::Isa::kAvx512)
+    isas.push_back(fast::Isa::kAvx512);
+  const size_t n = test::level() <= 0 ? 1 : test::level() == 1 ? 3 : 40;
+  size_t covered = 0, fails = 0;
+  for (const char* base : {"sm100_tcgen05_f8f6f4_f32", "sm100_tcgen05_mxf8f6f4",
+                           "sm100_tcgen05_mxf4nvf4_4x", "sm100_tcgen05_mxf4"}) {
+    for (int F : {3, 13, 25, 35}) {
+      for (AccRound rho : rhos) {
+        for (int e_zero : {-139, -21, 0}) {
+          MmaModel mdl = *find_mma_model(base);
+          mdl.fdpa.F = F;
+          mdl.fdpa.rho = rho;
+          mdl.fdpa.e_zero = e_zero;
+          mdl.c_fmt = rho == AccRound::kRneF16 ? Fmt::kF16 : Fmt::kF32;
+          const Fmt af = fmts[below(g, 5)], bf = fmts[below(g, 5)];
+          for (size_t i = 0; i < n; ++i) {
+            const int M = 1 + static_cast<int>(below(g, 9));
+            const int N = 1 + static_cast<int>(below(g, 33));
+            const int K = mdl.fdpa.L * (1 + static_cast<int>(below(g, 3)));
+            const GemmProblem p =
+                make_problem(mdl, af, bf, M, N, K, GemmLayout::kTN, g);
+            if (!fast::gemm_covers(mdl, p)) continue;
+            ++covered;
+            const std::vector<uint64_t> ref = reference_gemm(mdl, p);
+            for (fast::Isa isa : isas) {
+              const std::vector<uint64_t> got = fast::gemm_fast(mdl, p, isa);
+              for (size_t e = 0; e < ref.size(); ++e) {
+                if (got[e] != ref[e] && ++fails <= 5)
+                  UNSCOPED_INFO(fmt::format(
+                      "{} F{} e_zero {} {}x{} isa {}: elem {} fast {:#x} ref "
+                      "{:#x}",
+                      base, F, e_zero, desc(af).name, desc(bf).name,
+                      fast::isa_name(isa), e, got[e], ref[e]));
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  CHECK(fails == 0);
+  CHECK(covered > 0);
+}
