@@ -8,6 +8,7 @@
 // maybe-uninitialized once inlined (GCC bug 105593); nothing here reads one.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 #pragma GCC diagnostic pop
 

@@ -9,6 +9,7 @@
 // AVX-512 intrinsics (the `__Y = __Y` of _mm512_undefined_epi32 in
 // avx512fintrin.h). Only the kernels' translation units include this file.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 #include <immintrin.h>
 
