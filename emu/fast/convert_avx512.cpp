@@ -3,7 +3,8 @@
 // selects and, in the FP-unit variant, the rounding mode embedded in the
 // float-to-int conversion (vcvtps2dq {rn,rd,ru,rz}-sae). Needs AVX-512 F
 // and BW (packs to bytes); per-function target attributes, called only
-// after isa_supported(Isa::kAvx512).
+// after isa_supported(Isa::kAvx512). E8M0 goes to its own kernel first
+// (convert_e8m0_avx512.cpp); sixteen<E8 = true> serves plans it declines.
 #include "emu/fast/convert_fast.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -11,7 +12,9 @@
 // "undefined" vector, which -W(maybe-)uninitialized flags once inlined (GCC
 // bug 105593); the warning is spurious here.
 #pragma GCC diagnostic push
+#ifndef __clang__
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 
@@ -298,7 +301,12 @@ KernelFn pick(const Plan& p) {
 
 }  // namespace
 
+// The dedicated E8M0 kernel (convert_e8m0_avx512.cpp): false where the plan
+// is not one it handles.
+bool e8m0_avx512_run(const Plan& p, const uint32_t* in, uint8_t* out, size_t n);
+
 bool avx512_run(const Plan& p, const uint32_t* in, uint8_t* out, size_t n) {
+  if (p.e8m0 && e8m0_avx512_run(p, in, out, n)) return true;
   const KernelFn f = pick(p);
   if (f == nullptr) return false;
   const size_t done = f(p, in, out, n);

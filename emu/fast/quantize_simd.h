@@ -8,7 +8,9 @@
 // GCC 12 reports false -Wmaybe-uninitialized warnings inside the inlined
 // AVX-512 intrinsics (the `__Y = __Y` of _mm512_undefined_epi32 in
 // avx512fintrin.h). Only the kernels' translation units include this file.
+#ifndef __clang__
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 #include <immintrin.h>

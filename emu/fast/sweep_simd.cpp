@@ -13,7 +13,9 @@
 // "undefined" vector, which -W(maybe-)uninitialized flags once inlined (GCC
 // bug 105593); the warning is spurious here.
 #pragma GCC diagnostic push
+#ifndef __clang__
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 
