@@ -17,6 +17,7 @@
 #include "emu/block/quantize.h"
 #include "emu/block/scale.h"
 #include "emu/fast/quantize_fast.h"
+#include "byte_diff.h"
 #include "test_level.h"
 
 using namespace mxc;
@@ -34,23 +35,8 @@ MxBlock ref_block(const MxProfile& p, Fmt elem, std::span<const uint32_t> x) {
   return b;
 }
 
-// "" when equal, else the first difference and the number of them (a
-// short message: Catch2 would print whole vectors).
-std::string diff(const std::vector<uint8_t>& f, const std::vector<uint8_t>& r) {
-  if (f.size() != r.size())
-    return fmt::format("sizes {} vs {}", f.size(), r.size());
-  size_t n = 0, first = 0;
-  for (size_t i = 0; i < f.size(); ++i) {
-    if (f[i] != r[i] && n++ == 0) first = i;
-  }
-  if (n == 0) return "";
-  return fmt::format("{} differ, first [{}] {:#04x} vs {:#04x}", n, first,
-                     f[first], r[first]);
-}
-
-struct Tally {
-  uint64_t cases = 0, fails = 0;
-};
+using test::Tally;
+const auto& diff = test::byte_diff;
 
 void check_block(const MxProfile& p, Fmt elem, const std::vector<uint32_t>& x,
                  Tally& t, const std::string& what) {

@@ -217,18 +217,7 @@ KernelFn pick_fp2(const Plan& p, bool inf_diff) {
   return pick_fp3<I, false, true>(p.relu, inf_diff);
 }
 
-// Whether the specials fold as eight_fp assumes.
-bool fp_specials_fold(const Plan& p) {
-  const uint32_t o = p.ovf[0];
-  if (o != static_cast<uint32_t>(p.max_enc) &&
-      o != static_cast<uint32_t>(p.max_enc) + 1) {
-    return false;
-  }
-  if (!p.is_signed) return p.ovf[1] == p.ovf[0] && p.inf[1] == p.inf[0];
-  if (p.relu) return p.ovf[1] == 0 && p.inf[1] == 0;
-  return p.ovf[1] == (p.ovf[0] | p.sign_bit) &&
-         p.inf[1] == (p.inf[0] | p.sign_bit);
-}
+using detail::fp_specials_fold;
 
 KernelFn pick_fp(const Plan& p) {
   // E8M0 keeps the integer kernel: near 2^127 its scale 2^-127 would be

@@ -187,4 +187,18 @@ void convert_f32_batch(Fmt to, const RoundSpec& r, const uint32_t* in,
   convert_f32_batch(best_convert_isa(), to, r, in, out, n);
 }
 
+namespace detail {
+bool fp_specials_fold(const Plan& p) {
+  const uint32_t o = p.ovf[0];
+  if (o != static_cast<uint32_t>(p.max_enc) &&
+      o != static_cast<uint32_t>(p.max_enc) + 1) {
+    return false;
+  }
+  if (!p.is_signed) return p.ovf[1] == p.ovf[0] && p.inf[1] == p.inf[0];
+  if (p.relu) return p.ovf[1] == 0 && p.inf[1] == 0;
+  return p.ovf[1] == (p.ovf[0] | p.sign_bit) &&
+         p.inf[1] == (p.inf[0] | p.sign_bit);
+}
+}  // namespace detail
+
 }  // namespace mxc::fast

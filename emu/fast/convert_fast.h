@@ -64,6 +64,12 @@ void run_plan(const Plan& p, Isa isa, const uint32_t* in, uint8_t* out,
 uint8_t run_plan_one(const Plan& p, uint32_t x);
 
 namespace detail {
+// Whether the FP-unit kernels' special handling applies: the overflow
+// result is the largest finite encoding or the one above it, and the
+// negative side's overflow and Inf results are the positive side's with the
+// sign bit (0 under .relu, the same for an unsigned target), so overflow,
+// Inf and NaN fold into one unsigned min plus a NaN blend.
+bool fp_specials_fold(const Plan& p);
 bool avx2_run(const Plan& p, const uint32_t* in, uint8_t* out, size_t n);
 bool avx512_run(const Plan& p, const uint32_t* in, uint8_t* out, size_t n);
 }  // namespace detail

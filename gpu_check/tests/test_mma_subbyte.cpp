@@ -16,6 +16,7 @@
 #include "gpu_check/host/replay.h"
 #include "gpu_check/host/runner.h"
 #include "gpu_check/tests/fake_backend.h"
+#include "gpu_check/tests/family_lookup.h"
 
 using namespace mxc::gpu;
 using mxc::gpu::test::FakeBackend;
@@ -23,11 +24,7 @@ using mxc::gpu::test::Fault;
 
 namespace {
 
-const Family& fam(const std::string& n) {
-  const Family* f = find_family(n);
-  REQUIRE(f != nullptr);
-  return *f;
-}
+using mxc::gpu::test::fam;
 
 }  // namespace
 
