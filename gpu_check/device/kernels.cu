@@ -341,6 +341,9 @@ __global__ void mma_kernel(int instr, const uint32_t* ga, const uint32_t* gb,
     case kMmaMxf4:
       MMA_SCALED("m16n8k64", "mxf4", "2X", "e2m1", "e2m1", "ue8m0");
       break;
+    case kMmaNvf4x2:
+      MMA_SCALED("m16n8k64", "mxf4nvf4", "2X", "e2m1", "e2m1", "ue8m0");
+      break;
     case kMmaNvf4:
       MMA_SCALED("m16n8k64", "mxf4nvf4", "4X", "e2m1", "e2m1", "ue4m3");
       break;

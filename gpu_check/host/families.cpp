@@ -291,6 +291,15 @@ std::vector<Family> build() {
       FragShape::kM16N8K64x4, 2,
       "scale byte v = k-block v of the row (assumed; ISA gives it as a "
       "figure)"));
+  v.push_back(mma(
+      "mma.m16n8k64.kind::mxf4nvf4.2X.e2m1.e2m1",
+      "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale."
+      "scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0",
+      kMmaNvf4x2, "sm120_mma_mxf4", "e2m1", "e2m1", kFeatMmaSm120, {120, 121},
+      FragShape::kM16N8K64x4, 2,
+      "compared with kind::mxf4's model (same operands, UE8M0 scales per 32 "
+      "k: assumed to be the same datapath); scale byte v = k-block v of the "
+      "row (assumed; ISA gives it as a figure)"));
   v.push_back(mma("mma.m16n8k64.kind::mxf4nvf4.4X.e2m1.e2m1",
                   "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_"
                   "scale.scale_vec::4X."

@@ -137,6 +137,9 @@ enum MmaInstr : int {
   kTc05Nvf4x4,  // kind::mxf4nvf4.block_scale.scale_vec::4X (ue4m3 / ue8m0), K =
                 // 64
   kTc05F8f6f4F16,  // kind::f8f6f4, D f16 (idesc dtype 0), FP8 operands
+  // sm_120a mma.sync m16n8k64 kind::mxf4nvf4.block_scale.scale_vec::2X
+  // e2m1 ue8m0 (the NVFP4 kind with MX scales)
+  kMmaNvf4x2,
   kNumMmaInstr
 };
 
