@@ -16,12 +16,13 @@ namespace mxc::fast {
 
 enum class Isa : uint8_t { kScalar, kAvx2, kAvx512 };
 
-// The best of kAvx2 / kScalar this machine supports: the levels every fast
-// path (conversion, quantization) implements.
+// The best of kAvx2 / kScalar this machine supports (the baseline the bench
+// compares the AVX-512 paths with).
 Isa best_isa();
-// The best ISA for run_plan and the sweeps: kAvx512 where the CPU has
-// AVX-512 F and BW, else best_isa(). Any Isa may be passed to run_plan: one
-// the CPU lacks runs on the best one below it.
+// The best ISA this machine supports: kAvx512 where the CPU has AVX-512 F
+// and BW, else best_isa(). Any Isa may be passed to run_plan: one the CPU
+// lacks runs on the best one below it; code with only an AVX2 version runs
+// that for any Isa above kScalar.
 Isa best_convert_isa();
 // Whether this machine can run `i` natively.
 bool isa_supported(Isa i);

@@ -245,7 +245,7 @@ constexpr size_t kChunk = 2048;  // elements staged per run_plan call
 #endif
 
 // The staging loops compiled twice: for the baseline ISA and with AVX2
-// (chosen at run time by best_isa(); no global -m flags).
+// (AVX2 on any ISA above scalar, chosen at run time; no global -m flags).
 void row_stage_base(const Ctx& c, const uint32_t* x, size_t n, size_t B,
                     uint8_t* scales, uint32_t* y, uint8_t* flags) {
   row_stage(c, x, n, B, scales, y, flags);
@@ -262,7 +262,7 @@ MXC_AVX2 void row_stage_avx2(const Ctx& c, const uint32_t* x, size_t n,
 
 void stage(Isa isa, const Ctx& c, const uint32_t* x, size_t n, size_t B,
            uint8_t* scales, uint32_t* y, uint8_t* flags) {
-  if (isa == Isa::kAvx2) {
+  if (isa != Isa::kScalar) {
     row_stage_avx2(c, x, n, B, scales, y, flags);
   } else {
     row_stage_base(c, x, n, B, scales, y, flags);
@@ -319,7 +319,7 @@ void rows_impl(const Ctx& c, int rows, int cols, const uint32_t* x,
   const size_t chunk = std::max(B, kChunk / B * B);
   std::vector<uint32_t> y(std::min(chunk, n));
   std::vector<uint8_t> flags(y.size() / B + 1);
-  const Isa isa = best_isa();
+  const Isa isa = best_convert_isa();
   for (size_t r = 0; r < static_cast<size_t>(rows); ++r) {
     const uint32_t* xr = x + r * n;
     uint8_t* sr = scales + r * (n / B);
@@ -327,7 +327,7 @@ void rows_impl(const Ctx& c, int rows, int cols, const uint32_t* x,
     for (size_t c0 = 0; c0 < n; c0 += chunk) {
       const size_t len = std::min(chunk, n - c0);
       stage(isa, c, xr + c0, len, B, sr + c0 / B, y.data(), flags.data());
-      run_plan(c.t->plan, best_convert_isa(), y.data(), cr + c0, len);
+      run_plan(c.t->plan, isa, y.data(), cr + c0, len);
       for (size_t b = 0; b * B < len; ++b) {
         if (flags[b] != 0)
           patch(c, flags[b], sr[c0 / B + b], xr + c0 + b * B, 1, B,
@@ -411,8 +411,9 @@ bool mx_quantize_block(const MxProfile& p, Fmt elem, const uint32_t* x,
   const Ctx c = make_ctx(p, elem);
   uint32_t y[kChunk];
   uint8_t flag = 0;
-  stage(best_isa(), c, x, n, n, &scale, y, &flag);
-  run_plan(c.t->plan, best_convert_isa(), y, codes, n);
+  const Isa isa = best_convert_isa();
+  stage(isa, c, x, n, n, &scale, y, &flag);
+  run_plan(c.t->plan, isa, y, codes, n);
   if (flag != 0) patch(c, flag, scale, x, 1, n, codes, 1);
   return true;
 }
@@ -446,12 +447,12 @@ bool mx_quantize_colwise(const MxProfile& p, Fmt elem, int rows, int cols,
   std::vector<uint32_t> amax(W), y(W), col(B), bad(W);
   std::vector<uint8_t> s(W), ok(W);
   std::vector<int32_t> d(W);
-  const Isa isa = best_isa();
+  const Isa isa = best_convert_isa();
   for (size_t r0 = 0; r0 < static_cast<size_t>(rows); r0 += B) {
     for (size_t c0 = 0; c0 < n; c0 += W) {
       const size_t w = std::min(W, n - c0);
       const uint32_t* xb = x + r0 * n + c0;
-      if (isa == Isa::kAvx2) {
+      if (isa != Isa::kScalar) {
         col_amax_avx2(xb, n, B, w, amax.data());
       } else {
         col_amax_base(xb, n, B, w, amax.data());
@@ -471,13 +472,12 @@ bool mx_quantize_colwise(const MxProfile& p, Fmt elem, int rows, int cols,
       }
       for (size_t i = 0; i < B; ++i) {
         const uint32_t* xr = xb + i * n;
-        if (isa == Isa::kAvx2) {
+        if (isa != Isa::kScalar) {
           col_scale_row_avx2(xr, w, d.data(), y.data(), bad.data());
         } else {
           col_scale_row_base(xr, w, d.data(), y.data(), bad.data());
         }
-        run_plan(c.t->plan, best_convert_isa(), y.data(),
-                 codes + (r0 + i) * n + c0, w);
+        run_plan(c.t->plan, isa, y.data(), codes + (r0 + i) * n + c0, w);
       }
       for (size_t j = 0; j < w; ++j) {
         if (bad[j] != 0)
