@@ -1,0 +1,752 @@
+// mxconform._mxconform: the nanobind layer over the C++ emulator. Every
+// entry point here takes already-normalised arrays (python/mxconform/ checks
+// dtypes, shapes and names and raises errors that name the argument) but
+// still validates what it reads, so a wrong call is a ValueError, never a
+// crash. Heavy loops run with the GIL released. Results are numpy arrays
+// that own their memory.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "conformance/vectors/generate.h"
+#include "conformance/vectors/op.h"
+#include "conformance/vectors/ops_internal.h"
+#include "conformance/vectors/verify.h"
+#include "emu/block/pack.h"
+#include "emu/block/philox.h"
+#include "emu/block/profile.h"
+#include "emu/block/quantize.h"
+#include "emu/block/swizzle.h"
+#include "emu/convert.h"
+#include "emu/fast/convert_fast.h"
+#include "emu/fast/nvfp4_fast.h"
+#include "emu/mma/gemm.h"
+#include "emu/mma/models.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace {
+
+using InArray = nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>;
+
+template <class T>
+using OutArray = nb::ndarray<nb::numpy, T>;
+
+// A numpy array that owns `v`.
+template <class T>
+OutArray<T> to_numpy(std::vector<T>&& v, const std::vector<size_t>& shape) {
+  auto* owned = new std::vector<T>(std::move(v));
+  nb::capsule owner(owned, [](void* p) noexcept {
+    delete static_cast<std::vector<T>*>(p);
+  });
+  return OutArray<T>(owned->data(), shape.size(), shape.data(), owner);
+}
+
+std::vector<size_t> shape_of(const InArray& a) {
+  std::vector<size_t> s(a.ndim());
+  for (size_t i = 0; i < a.ndim(); ++i) s[i] = a.shape(i);
+  return s;
+}
+
+[[noreturn]] void bad(const std::string& what) {
+  throw std::invalid_argument(what);
+}
+
+mxc::Fmt fmt_arg(const std::string& name, const char* arg) {
+  const auto f = mxc::parse_format(name);
+  if (!f) {
+    std::string known;
+    for (const auto& d : mxc::kFormats) known += " " + std::string(d.name);
+    bad(std::string(arg) + ": unknown format '" + name + "' (known:" + known +
+        ")");
+  }
+  return *f;
+}
+
+size_t storage_bytes(mxc::Fmt f) {
+  const int b = mxc::desc(f).bits;
+  return b <= 8 ? 1 : b <= 16 ? 2 : b <= 32 ? 4 : 8;
+}
+
+// Reads element i of an unsigned/signed integer or float array of itemsize
+// 1, 2, 4 or 8 as raw bits.
+uint64_t raw_at(const uint8_t* p, size_t item, size_t i) {
+  switch (item) {
+    case 1: return p[i];
+    case 2: { uint16_t v; std::memcpy(&v, p + 2 * i, 2); return v; }
+    case 4: { uint32_t v; std::memcpy(&v, p + 4 * i, 4); return v; }
+    default: { uint64_t v; std::memcpy(&v, p + 8 * i, 8); return v; }
+  }
+}
+
+size_t itemsize(const InArray& a) { return (a.dtype().bits + 7) / 8; }
+
+// All elements of `a` as raw bit patterns (integers or floats of any
+// width), checked to have the expected item size when `want` > 0.
+std::vector<uint64_t> raw_words(const InArray& a, size_t want,
+                                const char* arg) {
+  const size_t item = itemsize(a);
+  if (a.dtype().lanes != 1 || (item != 1 && item != 2 && item != 4 &&
+                               item != 8)) {
+    bad(std::string(arg) + ": unsupported element type");
+  }
+  if (want && item != want) {
+    bad(std::string(arg) + ": elements must be " + std::to_string(want) +
+        " bytes wide, got " + std::to_string(item));
+  }
+  std::vector<uint64_t> out(a.size());
+  const auto* p = static_cast<const uint8_t*>(a.data());
+  for (size_t i = 0; i < out.size(); ++i) out[i] = raw_at(p, item, i);
+  return out;
+}
+
+const mxc::MmaModel& model_arg(const std::string& name) {
+  const mxc::MmaModel* m = mxc::find_mma_model(name);
+  if (!m) {
+    std::string known;
+    for (const auto& x : mxc::mma_models()) known += " " + std::string(x.name);
+    bad("model: unknown model '" + name + "' (known:" + known + ")");
+  }
+  return *m;
+}
+
+// ---------------------------------------------------------------- tables
+
+std::vector<std::map<std::string, nb::object>> formats() {
+  std::vector<std::map<std::string, nb::object>> out;
+  for (const auto& d : mxc::kFormats) {
+    std::map<std::string, nb::object> r;
+    r["name"] = nb::str(std::string(d.name).c_str());
+    r["bits"] = nb::int_(d.bits);
+    r["signed"] = nb::bool_(d.has_sign);
+    r["exp_bits"] = nb::int_(d.exp_bits);
+    r["man_bits"] = nb::int_(d.man_bits);
+    r["bias"] = nb::int_(d.bias);
+    r["emin"] = nb::int_(d.emin());
+    r["emax"] = nb::int_(d.emax());
+    r["has_inf"] = nb::bool_(d.has_inf());
+    r["has_nan"] = nb::bool_(d.has_nan());
+    r["has_subnormals"] = nb::bool_(d.has_subnormals());
+    r["max_finite"] = nb::float_(mxc::to_double(mxc::unpack(
+        d.id, mxc::convert(mxc::Fmt::kF64, d.id, 0x7FEFFFFFFFFFFFFFull,
+                           {mxc::Round::kRZ, mxc::Overflow::kSatFinite}))));
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<std::map<std::string, nb::object>> profiles() {
+  std::vector<std::map<std::string, nb::object>> out;
+  for (const auto& p : mxc::mx_profiles()) {
+    std::map<std::string, nb::object> r;
+    r["name"] = nb::str(std::string(p.name).c_str());
+    r["kind"] = nb::str("mx");
+    r["summary"] = nb::str(std::string(p.summary).c_str());
+    r["source"] = nb::str(std::string(p.source).c_str());
+    r["default_elem"] =
+        nb::str(std::string(mxc::desc(p.default_elem).name).c_str());
+    r["block"] = nb::int_(p.block);
+    r["scale_fmt"] = nb::str("e8m0");
+    out.push_back(std::move(r));
+  }
+  for (const auto& p : mxc::nvfp4_profiles()) {
+    std::map<std::string, nb::object> r;
+    r["name"] = nb::str(std::string(p.name).c_str());
+    r["kind"] = nb::str("nvfp4");
+    r["summary"] = nb::str(std::string(p.summary).c_str());
+    r["source"] = nb::str(std::string(p.source).c_str());
+    r["default_elem"] = nb::str("e2m1");
+    r["block"] = nb::int_(16);
+    r["scale_fmt"] = nb::str("ue4m3");
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<std::map<std::string, nb::object>> models() {
+  std::vector<std::map<std::string, nb::object>> out;
+  for (const auto& m : mxc::mma_models()) {
+    std::map<std::string, nb::object> r;
+    r["name"] = nb::str(std::string(m.name).c_str());
+    r["arch"] = nb::str(std::string(m.arch).c_str());
+    r["ptx"] = nb::str(std::string(m.ptx).c_str());
+    r["k"] = nb::int_(m.k);
+    nb::list ab;
+    for (mxc::Fmt f : m.ab_formats)
+      ab.append(nb::str(std::string(mxc::desc(f).name).c_str()));
+    r["ab_formats"] = ab;
+    r["c_fmt"] = nb::str(std::string(mxc::desc(m.c_fmt).name).c_str());
+    const int blk = mxc::scale_block(m.scales);
+    r["scale_block"] = nb::int_(blk);
+    r["scale_fmt"] =
+        blk > 0 ? nb::object(nb::str(std::string(
+                      mxc::desc(mxc::scale_format(m.scales)).name).c_str()))
+                : nb::none();
+    r["L"] = nb::int_(m.fdpa.L);
+    r["G"] = nb::int_(m.fdpa.G);
+    r["F"] = nb::int_(m.fdpa.F);
+    r["source"] = nb::str(std::string(m.source).c_str());
+    r["status"] = nb::str(std::string(m.status).c_str());
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- convert
+
+template <class T>
+nb::object convert_to(mxc::Fmt from, mxc::Fmt to, const mxc::RoundSpec& r,
+                      const InArray& x, const std::vector<uint32_t>& rbits) {
+  const size_t n = x.size();
+  std::vector<T> out(n);
+  const auto* p = static_cast<const uint8_t*>(x.data());
+  const size_t item = itemsize(x);
+  {
+    nb::gil_scoped_release unlocked;  // no Python objects in this scope
+    bool done = false;
+    if constexpr (sizeof(T) == 1) {
+      if (from == mxc::Fmt::kF32 && rbits.empty() &&
+          mxc::fast::covers(to, r)) {
+        mxc::fast::convert_f32_batch(
+            to, r, reinterpret_cast<const uint32_t*>(p), out.data(), n);
+        done = true;
+      }
+    }
+    mxc::RoundSpec ri = r;
+    for (size_t i = 0; !done && i < n; ++i) {
+      if (!rbits.empty()) ri.rbits = rbits[i];
+      out[i] = static_cast<T>(mxc::convert(from, to, raw_at(p, item, i), ri));
+    }
+  }
+  return to_numpy(std::move(out), shape_of(x)).cast();
+}
+
+nb::object convert(const InArray& x, const std::string& from_fmt,
+                   const std::string& to, const std::string& round,
+                   bool saturate, bool relu, std::optional<InArray> rbits) {
+  const mxc::Fmt from = fmt_arg(from_fmt, "from_fmt");
+  const mxc::Fmt t = fmt_arg(to, "to");
+  if (itemsize(x) != storage_bytes(from)) {
+    bad("x: elements of format " + from_fmt + " are " +
+        std::to_string(storage_bytes(from)) + " bytes wide, x has " +
+        std::to_string(itemsize(x)) + "-byte elements");
+  }
+  const auto spec = mxc::parse_rounding(round);
+  if (!spec) {
+    bad("round: unknown rounding '" + round +
+        "' (rne, rz, ru, rd, rna, odd, rs, rs-full)");
+  }
+  mxc::RoundSpec r = *spec;
+  r.overflow = saturate ? mxc::Overflow::kSatFinite : mxc::Overflow::kFormat;
+  r.relu = relu;
+  std::vector<uint32_t> rb;
+  if (r.mode == mxc::Round::kSR) {
+    if (!rbits) bad("rbits: stochastic rounding needs rbits (one per element)");
+    if (rbits->size() != x.size()) {
+      bad("rbits: needs one value per element of x (" +
+          std::to_string(x.size()) + "), got " + std::to_string(rbits->size()));
+    }
+    for (uint64_t v : raw_words(*rbits, 4, "rbits"))
+      rb.push_back(static_cast<uint32_t>(v));
+  } else if (rbits) {
+    bad("rbits: only used with round='rs' or 'rs-full'");
+  }
+  switch (storage_bytes(t)) {
+    case 1: return convert_to<uint8_t>(from, t, r, x, rb);
+    case 2: return convert_to<uint16_t>(from, t, r, x, rb);
+    case 4: return convert_to<uint32_t>(from, t, r, x, rb);
+    default: return convert_to<uint64_t>(from, t, r, x, rb);
+  }
+}
+
+// --------------------------------------------------------------- quantize
+
+const uint32_t* f32_data(const InArray& x, const char* arg) {
+  if (x.dtype() != nb::dtype<float>() && x.dtype() != nb::dtype<uint32_t>()) {
+    bad(std::string(arg) + ": expected float32 values");
+  }
+  return static_cast<const uint32_t*>(x.data());
+}
+
+void check_matrix(const InArray& x, int rows, int cols) {
+  if (rows < 0 || cols < 0 ||
+      static_cast<size_t>(rows) * static_cast<size_t>(cols) != x.size()) {
+    bad("x: shape does not hold rows x cols elements");
+  }
+}
+
+const mxc::MxProfile& mx_profile_arg(const std::string& name) {
+  const mxc::MxProfile* p = mxc::find_mx_profile(name);
+  if (!p) bad("profile: unknown MX profile '" + name + "'");
+  return *p;
+}
+
+// axis 1: blocks along rows; axis 0: down columns; tile > 0: 2D tiles.
+std::tuple<OutArray<uint8_t>, OutArray<uint8_t>> quantize_mx(
+    const InArray& x, int rows, int cols, const std::string& profile,
+    const std::string& elem, int block, int axis, int tile) {
+  mxc::MxProfile p = mx_profile_arg(profile);
+  const mxc::Fmt e = fmt_arg(elem, "elem");
+  using mxc::Fmt;
+  if (e != Fmt::kE4M3 && e != Fmt::kE5M2 && e != Fmt::kE3M2 &&
+      e != Fmt::kE2M3 && e != Fmt::kE2M1 && e != Fmt::kInt8) {
+    bad("elem: MX elements are e4m3, e5m2, e3m2, e2m3, e2m1 or int8, not " +
+        elem);
+  }
+  if (block > 0) p.block = block;
+  check_matrix(x, rows, cols);
+  if (tile > 0 && (rows % tile != 0 || cols % tile != 0)) {
+    bad("tile: rows and cols must be multiples of the tile " +
+        std::to_string(tile));
+  }
+  const uint32_t* d = f32_data(x, "x");
+  const std::span<const uint32_t> xs(d, x.size());
+  mxc::MxMatrix m;
+  std::vector<size_t> sshape;
+  {
+    nb::gil_scoped_release unlocked;
+    if (tile > 0) {
+      m = mxc::mx_quantize_2d(p, e, rows, cols, tile, xs);
+      sshape = {size_t(rows), size_t(cols / tile)};
+    } else if (axis == 1) {
+      m = mxc::mx_quantize_rowwise(p, e, rows, cols, xs);
+      sshape = {size_t(rows), size_t(cols / p.block)};
+    } else {
+      m = mxc::mx_quantize_colwise(p, e, rows, cols, xs);
+      sshape = {size_t(rows / p.block), size_t(cols)};
+    }
+  }
+  return {to_numpy(std::move(m.scales), sshape),
+          to_numpy(std::move(m.codes), {size_t(rows), size_t(cols)})};
+}
+
+std::tuple<OutArray<uint8_t>, OutArray<uint8_t>, uint32_t> quantize_nvfp4(
+    const InArray& x, int rows, int cols, const std::string& profile,
+    int axis, int tile, std::optional<uint32_t> tensor_amax,
+    std::optional<InArray> rbits) {
+  const mxc::Nvfp4Profile* p = mxc::find_nvfp4_profile(profile);
+  if (!p) bad("profile: unknown NVFP4 profile '" + profile + "'");
+  check_matrix(x, rows, cols);
+  if (rows <= 0 || cols <= 0 || (tile > 0 && tile != 16) ||
+      ((tile > 0 || axis == 1) && cols % 16 != 0) ||
+      ((tile > 0 || axis == 0) && rows % 16 != 0)) {
+    bad("x: NVFP4 blocks are 16 elements (tiles 16x16): the blocked "
+        "dimension must be a multiple of 16");
+  }
+  const uint32_t* d = f32_data(x, "x");
+  std::vector<uint32_t> rb;
+  if (rbits) {
+    if (rbits->size() != x.size()) bad("rbits: needs one value per element");
+    for (uint64_t v : raw_words(*rbits, 4, "rbits"))
+      rb.push_back(static_cast<uint32_t>(v));
+  }
+  const size_t R = size_t(rows), C = size_t(cols), n = R * C;
+  std::vector<uint8_t> scales, codes(n);
+  std::vector<size_t> sshape;
+  uint32_t s_enc = 0;
+  {
+    nb::gil_scoped_release unlocked;
+    uint32_t amax = 0;
+    if (tensor_amax) {
+      amax = *tensor_amax;
+    } else {
+      // max |x| over the tensor (a NaN element makes it NaN).
+      for (size_t i = 0; i < n; ++i) {
+        const uint32_t a = d[i] & 0x7FFFFFFFu;
+        if (a > 0x7F800000u) { amax = 0x7FC00000u; break; }
+        amax = std::max(amax, a);
+      }
+    }
+    s_enc = mxc::nvfp4_tensor_scale(amax);
+    if (tile > 0) {
+      const auto m = mxc::nvfp4_quantize_2d(*p, s_enc, rows, cols,
+                                            std::span<const uint32_t>(d, n));
+      scales = m.scales;
+      codes = m.codes;
+      sshape = {R, C / 16};
+    } else if (axis == 1) {
+      scales.resize(R * (C / 16));
+      sshape = {R, C / 16};
+      if (!rb.empty() || !mxc::fast::nvfp4_quantize_rowwise(
+                             *p, s_enc, rows, cols, d, scales.data(),
+                             codes.data())) {
+        for (size_t r = 0; r < R; ++r) {
+          for (size_t b = 0; b < C / 16; ++b) {
+            const size_t o = r * C + b * 16;
+            std::span<const uint32_t> rbs;
+            if (!rb.empty()) rbs = std::span<const uint32_t>(rb.data() + o, 16);
+            const auto q = mxc::nvfp4_quantize_block(
+                *p, s_enc, std::span<const uint32_t>(d + o, 16), rbs);
+            scales[r * (C / 16) + b] = q.scale;
+            std::copy(q.codes.begin(), q.codes.end(), codes.begin() + o);
+          }
+        }
+      }
+    } else {
+      scales.resize((R / 16) * C);
+      sshape = {R / 16, C};
+      if (!rb.empty() || !mxc::fast::nvfp4_quantize_colwise(
+                             *p, s_enc, rows, cols, d, scales.data(),
+                             codes.data())) {
+        std::vector<uint32_t> col(16), cr(16);
+        for (size_t b = 0; b < R / 16; ++b) {
+          for (size_t c = 0; c < C; ++c) {
+            for (size_t j = 0; j < 16; ++j) {
+              col[j] = d[(b * 16 + j) * C + c];
+              if (!rb.empty()) cr[j] = rb[(b * 16 + j) * C + c];
+            }
+            const auto q = mxc::nvfp4_quantize_block(
+                *p, s_enc, col,
+                rb.empty() ? std::span<const uint32_t>() : cr);
+            scales[b * C + c] = q.scale;
+            for (size_t j = 0; j < 16; ++j)
+              codes[(b * 16 + j) * C + c] = q.codes[j];
+          }
+        }
+      }
+    }
+  }
+  return {to_numpy(std::move(scales), sshape), to_numpy(std::move(codes), {R, C}),
+          s_enc};
+}
+
+// Dequantize: element i of block b as the reference block dequantizers
+// compute it. axis 1: blocks along rows, scales [rows][cols/block]; axis 0:
+// down columns, scales [rows/block][cols].
+OutArray<float> dequantize(const InArray& scales, const InArray& codes,
+                           int rows, int cols, const std::string& elem,
+                           int block, int axis,
+                           std::optional<uint32_t> nvfp4_s_enc) {
+  const mxc::Fmt e = fmt_arg(elem, "elem");
+  if (codes.size() != size_t(rows) * size_t(cols)) {
+    bad("codes: shape does not hold rows x cols elements");
+  }
+  if (block <= 0 || (axis == 1 ? cols : rows) % block != 0) {
+    bad("block: the blocked dimension must divide by the block size");
+  }
+  const size_t R = size_t(rows), C = size_t(cols), B = size_t(block);
+  const size_t nscales = axis == 1 ? R * (C / B) : (R / B) * C;
+  if (scales.size() != nscales) {
+    bad("scales: expected " + std::to_string(nscales) + " scales, got " +
+        std::to_string(scales.size()));
+  }
+  const auto sc = raw_words(scales, 1, "scales");
+  const auto cd = raw_words(codes, 1, "codes");
+  const uint64_t limit = uint64_t{1} << mxc::desc(e).bits;
+  for (uint64_t c : cd) {
+    if (c >= limit) bad("codes: a code does not fit format " + elem);
+  }
+  std::vector<float> out(R * C);
+  {
+    nb::gil_scoped_release unlocked;
+    std::vector<uint32_t> v;
+    auto idx = [&](size_t b, size_t j, size_t line) {
+      return axis == 1 ? line * C + b * B + j : (b * B + j) * C + line;
+    };
+    const size_t lines = axis == 1 ? R : C, blocks = axis == 1 ? C / B : R / B;
+    for (size_t line = 0; line < lines; ++line) {
+      for (size_t b = 0; b < blocks; ++b) {
+        const size_t s = axis == 1 ? line * blocks + b : b * C + line;
+        if (nvfp4_s_enc) {
+          mxc::Nvfp4Block q;
+          q.scale = static_cast<uint8_t>(sc[s]);
+          for (size_t j = 0; j < B; ++j)
+            q.codes.push_back(static_cast<uint8_t>(cd[idx(b, j, line)]));
+          v = mxc::nvfp4_dequantize_block(q, *nvfp4_s_enc);
+        } else {
+          mxc::MxBlock q;
+          q.scale = static_cast<uint8_t>(sc[s]);
+          for (size_t j = 0; j < B; ++j)
+            q.codes.push_back(static_cast<uint8_t>(cd[idx(b, j, line)]));
+          v = mxc::mx_dequantize_block(e, q);
+        }
+        for (size_t j = 0; j < B; ++j)
+          std::memcpy(&out[idx(b, j, line)], &v[j], 4);
+      }
+    }
+  }
+  return to_numpy(std::move(out), {R, C});
+}
+
+// ------------------------------------------------------- layouts, packing
+
+std::vector<uint8_t> bytes_of(const InArray& a, const char* arg) {
+  const auto w = raw_words(a, 1, arg);
+  return std::vector<uint8_t>(w.begin(), w.end());
+}
+
+OutArray<uint8_t> swizzle(const InArray& scales, size_t rows, size_t kblocks,
+                          uint8_t pad) {
+  if (scales.size() != rows * kblocks) bad("scales: not rows x kblocks");
+  auto v = mxc::swizzle_scales(bytes_of(scales, "scales"), rows, kblocks, pad);
+  const size_t n = v.size();
+  return to_numpy(std::move(v), {n});
+}
+
+OutArray<uint8_t> unswizzle(const InArray& tiled, size_t rows,
+                            size_t kblocks) {
+  if (tiled.size() != mxc::swizzled_scale_size(rows, kblocks)) {
+    bad("tiled: expected " +
+        std::to_string(mxc::swizzled_scale_size(rows, kblocks)) +
+        " bytes for rows=" + std::to_string(rows) +
+        ", kblocks=" + std::to_string(kblocks) + ", got " +
+        std::to_string(tiled.size()));
+  }
+  auto v = mxc::unswizzle_scales(bytes_of(tiled, "tiled"), rows, kblocks);
+  return to_numpy(std::move(v), {rows, kblocks});
+}
+
+OutArray<uint8_t> packed(std::vector<uint8_t>&& v) {
+  const size_t n = v.size();
+  return to_numpy(std::move(v), {n});
+}
+
+// ------------------------------------------------------------- mma, gemm
+
+void check_ab_fmt(const mxc::MmaModel& m, mxc::Fmt f, const char* arg) {
+  if (std::find(m.ab_formats.begin(), m.ab_formats.end(), f) ==
+      m.ab_formats.end()) {
+    std::string known;
+    for (mxc::Fmt x : m.ab_formats) known += " " + std::string(mxc::desc(x).name);
+    bad(std::string(arg) + ": model " + std::string(m.name) +
+        " takes A/B formats" + known);
+  }
+}
+
+std::vector<uint64_t> codes_checked(const InArray& a, mxc::Fmt f,
+                                    const char* arg) {
+  auto w = raw_words(a, 0, arg);
+  const uint64_t lim = mxc::desc(f).storage_mask();
+  for (uint64_t v : w) {
+    if (v > lim) {
+      bad(std::string(arg) + ": code " + std::to_string(v) +
+          " does not fit format " + std::string(mxc::desc(f).name));
+    }
+  }
+  return w;
+}
+
+uint64_t mma(const InArray& a, const InArray& b, uint64_t c,
+             const std::string& model, const std::string& a_fmt,
+             const std::string& b_fmt, std::optional<InArray> sa,
+             std::optional<InArray> sb) {
+  const mxc::MmaModel& m = model_arg(model);
+  const mxc::Fmt af = fmt_arg(a_fmt, "a_fmt"), bf = fmt_arg(b_fmt, "b_fmt");
+  check_ab_fmt(m, af, "a_fmt");
+  check_ab_fmt(m, bf, "b_fmt");
+  const auto av = codes_checked(a, af, "a"), bv = codes_checked(b, bf, "b");
+  if (av.size() != bv.size()) bad("b: must have as many elements as a");
+  if (av.empty() || av.size() % size_t(m.fdpa.L) != 0) {
+    bad("a: K must be a positive multiple of the model's L = " +
+        std::to_string(m.fdpa.L));
+  }
+  const int blk = mxc::scale_block(m.scales);
+  std::vector<uint64_t> sav, sbv;
+  if (blk > 0) {
+    if (!sa || !sb) bad("a_scales: model " + model + " needs a_scales and b_scales");
+    if (av.size() % size_t(blk) != 0) {
+      bad("a: K must be a multiple of the scale block " + std::to_string(blk));
+    }
+    sav = codes_checked(*sa, mxc::scale_format(m.scales), "a_scales");
+    sbv = codes_checked(*sb, mxc::scale_format(m.scales), "b_scales");
+    if (sav.size() != av.size() / size_t(blk) ||
+        sbv.size() != av.size() / size_t(blk)) {
+      bad("a_scales: need K / " + std::to_string(blk) + " = " +
+          std::to_string(av.size() / size_t(blk)) + " scales per operand");
+    }
+  } else if (sa || sb) {
+    bad("a_scales: model " + model + " takes no block scales");
+  }
+  if (c > mxc::desc(m.c_fmt).storage_mask()) bad("c: code does not fit c format");
+  return mxc::mma_dot(m, af, bf, av, bv, c, sav, sbv);
+}
+
+nb::object gemm(const InArray& a, const InArray& b, std::optional<InArray> sa,
+                std::optional<InArray> sb, std::optional<InArray> c,
+                const std::string& model, const std::string& a_fmt,
+                const std::string& b_fmt, const std::string& layout, int M,
+                int N, int K, int split_k) {
+  const mxc::MmaModel& m = model_arg(model);
+  mxc::GemmProblem p;
+  p.M = M;
+  p.N = N;
+  p.K = K;
+  p.a_fmt = fmt_arg(a_fmt, "a_fmt");
+  p.b_fmt = fmt_arg(b_fmt, "b_fmt");
+  check_ab_fmt(m, p.a_fmt, "a_fmt");
+  check_ab_fmt(m, p.b_fmt, "b_fmt");
+  if (!mxc::parse_layout(layout, &p.layout)) {
+    bad("layout: unknown layout '" + layout + "' (TN, NN, NT, TT)");
+  }
+  if (split_k < 1) bad("split_k: must be >= 1");
+  p.split_k = split_k;
+  p.A = codes_checked(a, p.a_fmt, "a");
+  p.B = codes_checked(b, p.b_fmt, "b");
+  const int blk = mxc::scale_block(m.scales);
+  if (blk > 0) {
+    if (!sa || !sb) bad("a_scales: model " + model + " needs a_scales and b_scales");
+    p.SA = codes_checked(*sa, mxc::scale_format(m.scales), "a_scales");
+    p.SB = codes_checked(*sb, mxc::scale_format(m.scales), "b_scales");
+  } else if (sa || sb) {
+    bad("a_scales: model " + model + " takes no block scales");
+  }
+  if (c) {
+    p.C = raw_words(*c, storage_bytes(m.c_fmt), "c");
+  } else {
+    p.C.assign(size_t(M) * size_t(N), 0);
+  }
+  std::vector<uint64_t> d;
+  {
+    nb::gil_scoped_release unlocked;
+    d = mxc::gemm(m, p);  // throws std::invalid_argument on bad sizes
+  }
+  // D column-major M x N -> shape (N, M); Python transposes.
+  const std::vector<size_t> shape = {size_t(N), size_t(M)};
+  if (storage_bytes(m.c_fmt) == 2) {
+    std::vector<uint16_t> o(d.begin(), d.end());
+    return to_numpy(std::move(o), shape).cast();
+  }
+  std::vector<uint32_t> o(d.begin(), d.end());
+  return to_numpy(std::move(o), shape).cast();
+}
+
+// --------------------------------------------------------------- classify
+
+// The verify classifiers: the op the header describes classifies each
+// mismatching case (rows of inputs, expected results, actual results) and
+// decodes both result tuples, exactly as `mxc verify` reports them.
+std::vector<std::tuple<std::string, std::string, std::string>> classify(
+    const std::map<std::string, std::string>& header, const InArray& inputs,
+    const InArray& want, const InArray& got) {
+  mxc::vec::Header h;
+  h.kv = header;
+  std::unique_ptr<mxc::vec::Op> op;
+  try {
+    op = mxc::vec::make_op(h);
+  } catch (const std::exception& e) {
+    bad(std::string("op: ") + e.what());
+  }
+  if (inputs.ndim() != 2 || want.ndim() != 2 || got.ndim() != 2 ||
+      want.shape(0) != inputs.shape(0) || got.shape(0) != inputs.shape(0) ||
+      want.shape(1) != got.shape(1)) {
+    bad("classify: inputs/want/got must be 2D with one row per case");
+  }
+  if (inputs.shape(1) != op->inputs().size() ||
+      want.shape(1) != op->results().size()) {
+    bad("classify: the op takes " + std::to_string(op->inputs().size()) +
+        " input and " + std::to_string(op->results().size()) +
+        " result fields per case");
+  }
+  const auto in = raw_words(inputs, 8, "inputs");
+  const auto w = raw_words(want, 8, "want");
+  const auto g = raw_words(got, 8, "got");
+  const size_t ni = inputs.shape(1), nr = want.shape(1);
+  std::vector<std::tuple<std::string, std::string, std::string>> out;
+  nb::gil_scoped_release unlocked;
+  for (size_t i = 0; i < inputs.shape(0); ++i) {
+    std::span<const uint64_t> ci(in.data() + i * ni, ni),
+        cw(w.data() + i * nr, nr), cg(g.data() + i * nr, nr);
+    out.emplace_back(op->classify(ci, cw, cg), op->decode_results(cw),
+                     op->decode_results(cg));
+  }
+  return out;
+}
+
+std::string describe(const std::string& fmt, uint64_t code) {
+  const mxc::Fmt f = fmt_arg(fmt, "fmt");
+  if (code > mxc::desc(f).storage_mask()) bad("code: does not fit " + fmt);
+  return mxc::vec::describe(f, code);
+}
+
+// A vector file as `mxc gen` writes it (the same generator and writer).
+std::string generate(const std::map<std::string, std::string>& header,
+                     size_t shard_index, size_t shard_count) {
+  mxc::vec::Header h;
+  h.kv = header;
+  for (const auto& [k, v] : h.kv) {
+    if (!mxc::vec::known_header_key(k)) bad("unknown header key '" + k + "'");
+  }
+  if (shard_count == 0 || shard_index >= shard_count) {
+    bad("shard: must be (i, n) with 0 <= i < n");
+  }
+  std::ostringstream out;
+  {
+    nb::gil_scoped_release unlocked;
+    mxc::vec::generate(h, {shard_index, shard_count}, out);
+  }
+  return out.str();
+}
+
+OutArray<uint32_t> sr_rbits(uint64_t seed, size_t n) {
+  std::vector<uint32_t> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = mxc::sr_rbits(seed, i);
+  return to_numpy(std::move(v), {n});
+}
+
+}  // namespace
+
+NB_MODULE(_mxconform, m) {
+  m.doc() = "Low-level bindings of the mxconform C++ emulator; use the "
+            "mxconform package, which checks arguments and documents them.";
+  m.def("formats", &formats, "Every format the emulator knows, as dicts.");
+  m.def("profiles", &profiles, "Every MX and NVFP4 quantization profile.");
+  m.def("models", &models, "Every MMA instruction model.");
+  m.def("convert", &convert, "x"_a, "from_fmt"_a, "to"_a, "round"_a,
+        "saturate"_a, "relu"_a, "rbits"_a.none(),
+        "Raw conversion of bit patterns (see mxconform.convert).");
+  m.def("quantize_mx", &quantize_mx, "x"_a, "rows"_a, "cols"_a, "profile"_a,
+        "elem"_a, "block"_a, "axis"_a, "tile"_a,
+        "Raw MX quantization (see mxconform.quantize).");
+  m.def("quantize_nvfp4", &quantize_nvfp4, "x"_a, "rows"_a, "cols"_a,
+        "profile"_a, "axis"_a, "tile"_a, "tensor_amax"_a.none(),
+        "rbits"_a.none(), "Raw NVFP4 quantization (see mxconform.quantize).");
+  m.def("dequantize", &dequantize, "scales"_a, "codes"_a, "rows"_a, "cols"_a,
+        "elem"_a, "block"_a, "axis"_a, "nvfp4_s_enc"_a.none(),
+        "Raw block dequantization (see mxconform.dequantize).");
+  m.def("swizzle_scales", &swizzle, "scales"_a, "rows"_a, "kblocks"_a,
+        "pad"_a, "Row-major scales to the 128x4 tiled layout.");
+  m.def("unswizzle_scales", &unswizzle, "tiled"_a, "rows"_a, "kblocks"_a,
+        "The 128x4 tiled layout back to row-major scales.");
+  m.def("pack_fp4", [](const InArray& c) {
+    return packed(mxc::pack_fp4(bytes_of(c, "codes")));
+  }, "codes"_a, "Two E2M1 codes per byte, element 2i in the low nibble.");
+  m.def("unpack_fp4", [](const InArray& b, size_t n) {
+    return packed(mxc::unpack_fp4(bytes_of(b, "packed"), n));
+  }, "packed"_a, "n"_a, "The first n codes of packed FP4 bytes.");
+  m.def("pack_fp6", [](const InArray& c) {
+    return packed(mxc::pack_fp6(bytes_of(c, "codes")));
+  }, "codes"_a, "Four 6-bit codes per three bytes, little-endian bit stream.");
+  m.def("unpack_fp6", [](const InArray& b, size_t n) {
+    return packed(mxc::unpack_fp6(bytes_of(b, "packed"), n));
+  }, "packed"_a, "n"_a, "The first n codes of packed FP6 bytes.");
+  m.def("mma", &mma, "a"_a, "b"_a, "c"_a, "model"_a, "a_fmt"_a, "b_fmt"_a,
+        "a_scales"_a.none(), "b_scales"_a.none(),
+        "One output element of an MMA model (code of D).");
+  m.def("gemm", &gemm, "a"_a, "b"_a, "a_scales"_a.none(), "b_scales"_a.none(),
+        "c"_a.none(), "model"_a, "a_fmt"_a, "b_fmt"_a, "layout"_a, "M"_a,
+        "N"_a, "K"_a, "split_k"_a,
+        "D codes, shape (N, M) (column-major M x N).");
+  m.def("classify", &classify, "header"_a, "inputs"_a, "want"_a, "got"_a,
+        "(class, expected decoded, actual decoded) per case, as mxc verify.");
+  m.def("generate", &generate, "header"_a, "shard_index"_a, "shard_count"_a,
+        "A vector file's text, as mxc gen writes it.");
+  m.def("sr_rbits", &sr_rbits, "seed"_a, "n"_a,
+        "Philox random bits of elements 0..n-1 (mxc quantize --sr-seed).");
+  m.def("describe", &describe, "fmt"_a, "code"_a,
+        "A code decoded as mxc verify prints it.");
+}
