@@ -348,7 +348,8 @@ def dequantize(q, codes=None, *, profile: Optional[str] = None,
 
     dequantize(q) takes a Quantized from quantize(). Or pass
     dequantize(scales, codes, profile=..., elem=..., axis=..., block=...,
-    tensor_scale=...) with the same meanings as quantize (scales in the
+    tensor_scale=...) with the same meanings as quantize (for MX scales,
+    elem= alone suffices; block defaults to 32) (scales in the
     row-wise or column-wise layout quantize returns; tensor_scale: the
     NVFP4 S_enc). MX: element * 2^(scale - 127), rounded once to f32 (a
     NaN scale gives NaN). NVFP4: element * scale / S_enc, rounded once.
@@ -360,12 +361,15 @@ def dequantize(q, codes=None, *, profile: Optional[str] = None,
     else:
         if codes is None:
             raise TypeError("codes: required unless q is a Quantized")
-        if profile is None:
-            raise TypeError("profile: required with (scales, codes)")
-        p = _profile(profile)
+        if profile is None and elem is None:
+            raise TypeError("profile: give profile= (or elem= for MX "
+                            "scales) with (scales, codes)")
+        p = _profile(profile) if profile is not None else {
+            "kind": "mx", "default_elem": elem, "block": 32}
         scales = q
         kind = p["kind"]
         e = elem or p["default_elem"]
+        _fmt_info(e, "elem")
         blk = _check_int(block, "block") or p["block"]
         s_enc = tensor_scale
         ax = None

@@ -114,7 +114,7 @@ def _classify(header, idx, inputs, want, got, index_of, input_text,
     return rep
 
 
-def compare(actual, expected, op: str = "convert", *, inputs=None,
+def compare(actual, expected, op: Optional[str] = None, *, inputs=None,
             fmt: Optional[str] = None, from_fmt: Optional[str] = None,
             round: str = "rne", saturate: bool = False, relu: bool = False,
             rbits=None, profile: Optional[str] = None, a=None, b=None,
@@ -143,8 +143,13 @@ def compare(actual, expected, op: str = "convert", *, inputs=None,
       over its row of A and column of B: accumulation-width:<model>,
       order-of-accumulation, nan-policy, nan-payload, sign-of-zero, other.
 
+    op=None picks 'quantize' when expected is a (scales, codes) tuple,
+    else 'convert'.
+
     Returns a Report (truthy when bit-exact; str(report) is the table).
     """
+    if op is None:
+        op = "quantize" if isinstance(expected, tuple) else "convert"
     if op == "convert":
         return _compare_convert(actual, expected, inputs, fmt, from_fmt,
                                 round, saturate, relu, rbits, max_first,

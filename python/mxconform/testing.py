@@ -13,11 +13,11 @@ from __future__ import annotations
 from ._compare import compare
 
 
-def assert_bitexact(actual, expected, op: str = "convert", *,
+def assert_bitexact(actual, expected, op=None, *,
                     max_shown: int = 10, **context) -> None:
     """Raises AssertionError unless `actual` equals `expected` bit for bit.
 
-    Arguments are those of mxconform.compare (op='convert', 'quantize',
+    Arguments are those of mxconform.compare (op=None/'convert', 'quantize',
     'gemm', 'mma' and their context: inputs=, round=, profile=, model=,
     a=, b=, ...); max_shown bounds the listed mismatches.
     """
