@@ -43,6 +43,8 @@ class Report:
     by_class: Dict[str, int] = field(default_factory=dict)
     first: List[Mismatch] = field(default_factory=list)
     unclassified: int = 0
+    accepted: int = 0
+    accepted_by: Dict[str, int] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -61,13 +63,16 @@ class Report:
         o.append(f"{self.op} ({self.description})")
         o.append(f"  {'class':<44} {'cases':>12}")
         o.append(f"  {'match (bit-exact)':<44} "
-                 f"{self.cases - self.mismatches:>12}")
+                 f"{self.cases - self.mismatches - self.accepted:>12}")
+        for k, v in sorted(self.accepted_by.items()):
+            o.append(f"  {'accepted variation: ' + k:<44} {v:>12}")
         for k, v in sorted(self.by_class.items()):
             o.append(f"  {'MISMATCH ' + k:<44} {v:>12}")
         if self.unclassified:
             o.append(f"  {'MISMATCH (not classified: max_classified)':<44} "
                      f"{self.unclassified:>12}")
-        o.append(f"  {self.cases} cases, {self.mismatches} mismatches: "
+        o.append(f"  {self.cases} cases, {self.mismatches} mismatches, "
+                 f"{self.accepted} accepted variations: "
                  f"{'FAIL' if self.mismatches else 'PASS'}")
         return "\n".join(o)
 
@@ -94,7 +99,7 @@ def _codes_of(x, name, fmt):
 
 
 def _classify(header, idx, inputs, want, got, index_of, input_text,
-              max_first, max_classified, cases, description, op):
+              max_first, max_classified, cases, description, op, allow=()):
     """Runs the op's classifier on the rows `idx` of the case arrays."""
     rep = Report(op=op, description=description, cases=cases,
                  mismatches=len(idx))
@@ -103,8 +108,14 @@ def _classify(header, idx, inputs, want, got, index_of, input_text,
     if len(todo):
         res = _ext.classify(header, np.ascontiguousarray(inputs[todo]),
                             np.ascontiguousarray(want[todo]),
-                            np.ascontiguousarray(got[todo]))
+                            np.ascontiguousarray(got[todo]), list(allow))
         for j, (cls, w, g) in zip(todo, res):
+            if cls.startswith("accepted:"):
+                name = cls[len("accepted:"):]
+                rep.accepted_by[name] = rep.accepted_by.get(name, 0) + 1
+                rep.accepted += 1
+                rep.mismatches -= 1
+                continue
             rep.by_class[cls] = rep.by_class.get(cls, 0) + 1
             if len(rep.first) < max_first:
                 if op == "convert":  # compare() has no exception flags
@@ -120,7 +131,7 @@ def compare(actual, expected, op: Optional[str] = None, *, inputs=None,
             rbits=None, profile: Optional[str] = None, a=None, b=None,
             a_scales=None, b_scales=None, c=None, model: Optional[str] = None,
             a_fmt: Optional[str] = None, b_fmt: Optional[str] = None,
-            layout: str = "TN", max_first: int = 10,
+            layout: str = "TN", allow=(), max_first: int = 10,
             max_classified: int = 100_000) -> Report:
     """Compares `actual` with `expected` bit for bit and classifies every
     mismatch with the classes `mxc verify` uses.
@@ -145,28 +156,39 @@ def compare(actual, expected, op: Optional[str] = None, *, inputs=None,
 
     op=None picks 'quantize' when expected is a (scales, codes) tuple,
     else 'convert'.
+    allow: variations to accept, as `mxc verify --allow`: 'nan-payload',
+    'sign-of-zero', 'ulp=N'; accepted cases are counted in
+    report.accepted_by and do not fail the report.
 
     Returns a Report (truthy when bit-exact; str(report) is the table).
     """
     if op is None:
         op = "quantize" if isinstance(expected, tuple) else "convert"
+    if isinstance(allow, str):
+        allow = [allow]
+    allow = list(allow)
+    for a in allow:
+        if a not in ("nan-payload", "sign-of-zero", "flags") and not (
+                a.startswith("ulp=") and a[4:].isdigit()):
+            raise ValueError(f"allow: unknown variation {a!r} (nan-payload, "
+                             "sign-of-zero, ulp=N)")
     if op == "convert":
         return _compare_convert(actual, expected, inputs, fmt, from_fmt,
                                 round, saturate, relu, rbits, max_first,
-                                max_classified)
+                                max_classified, allow)
     if op == "quantize":
         return _compare_quantize(actual, expected, inputs, profile,
-                                 max_first, max_classified)
+                                 max_first, max_classified, allow)
     if op in ("gemm", "mma"):
         return _compare_gemm(op, actual, expected, a, b, a_scales, b_scales,
                              c, model, a_fmt, b_fmt, layout, max_first,
-                             max_classified)
+                             max_classified, allow)
     raise ValueError(f"op: expected 'convert', 'quantize', 'gemm' or 'mma', "
                      f"got {op!r}")
 
 
 def _compare_convert(actual, expected, inputs, fmt, from_fmt, round,
-                     saturate, relu, rbits, max_first, max_classified):
+                     saturate, relu, rbits, max_first, max_classified, allow):
     if fmt is None:  # the format either side carries (ml_dtypes, floats)
         for side in (expected, actual):
             arr, hint = as_array(side, "expected")
@@ -217,7 +239,7 @@ def _compare_convert(actual, expected, inputs, fmt, from_fmt, round,
     return _classify(header, idx, ins, w2, g2,
                      lambda j: tuple(int(i) for i in np.unravel_index(j, shape))
                      if shape else (), input_text, max_first, max_classified,
-                     want.size, desc, "convert")
+                     want.size, desc, "convert", allow)
 
 
 def _pair(q, name):
@@ -240,7 +262,7 @@ def _pack(elem, codes2d):
 
 
 def _compare_quantize(actual, expected, inputs, profile, max_first,
-                      max_classified):
+                      max_classified, allow):
     meta = expected if isinstance(expected, Quantized) else (
         actual if isinstance(actual, Quantized) else None)
     ws, wc = _pair(expected, "expected")
@@ -318,11 +340,11 @@ def _compare_quantize(actual, expected, inputs, profile, max_first,
     desc = f"{p['kind']} quantize profile={name} elem={elem} block={blk}"
     return _classify(header, idx, ins, w2, g2, index_of, input_text,
                      max_first, max_classified, rows * nb, desc,
-                     header["op"])
+                     header["op"], allow)
 
 
 def _compare_gemm(op, actual, expected, a, b, a_scales, b_scales, c, model,
-                  a_fmt, b_fmt, layout, max_first, max_classified):
+                  a_fmt, b_fmt, layout, max_first, max_classified, allow):
     if model is None:
         raise TypeError(f"model: op={op!r} needs the model")
     m = _model(model)
@@ -375,5 +397,5 @@ def _compare_gemm(op, actual, expected, a, b, a_scales, b_scales, c, model,
                     lambda j: (() if op == "mma" else
                                (int(rows_i[j]), int(cols_i[j]))),
                     lambda j: None, max_first, max_classified, M * N, desc,
-                    op)
+                    op, allow)
     return rep

@@ -630,9 +630,12 @@ nb::object gemm(const InArray& a, const InArray& b, std::optional<InArray> sa,
 // The verify classifiers: the op the header describes classifies each
 // mismatching case (rows of inputs, expected results, actual results) and
 // decodes both result tuples, exactly as `mxc verify` reports them.
+// A case that `allow` accepts (Op::accepted, as `mxc verify --allow`)
+// comes back with the class "accepted:<variation>".
 std::vector<std::tuple<std::string, std::string, std::string>> classify(
     const std::map<std::string, std::string>& header, const InArray& inputs,
-    const InArray& want, const InArray& got) {
+    const InArray& want, const InArray& got,
+    const std::vector<std::string>& allow) {
   mxc::vec::Header h;
   h.kv = header;
   std::unique_ptr<mxc::vec::Op> op;
@@ -661,8 +664,9 @@ std::vector<std::tuple<std::string, std::string, std::string>> classify(
   for (size_t i = 0; i < inputs.shape(0); ++i) {
     std::span<const uint64_t> ci(in.data() + i * ni, ni),
         cw(w.data() + i * nr, nr), cg(g.data() + i * nr, nr);
-    out.emplace_back(op->classify(ci, cw, cg), op->decode_results(cw),
-                     op->decode_results(cg));
+    const std::string ok = allow.empty() ? "" : op->accepted(cw, cg, allow);
+    out.emplace_back(ok.empty() ? op->classify(ci, cw, cg) : "accepted:" + ok,
+                     op->decode_results(cw), op->decode_results(cg));
   }
   return out;
 }
@@ -742,6 +746,7 @@ NB_MODULE(_mxconform, m) {
         "N"_a, "K"_a, "split_k"_a,
         "D codes, shape (N, M) (column-major M x N).");
   m.def("classify", &classify, "header"_a, "inputs"_a, "want"_a, "got"_a,
+        "allow"_a,
         "(class, expected decoded, actual decoded) per case, as mxc verify.");
   m.def("generate", &generate, "header"_a, "shard_index"_a, "shard_count"_a,
         "A vector file's text, as mxc gen writes it.");

@@ -72,14 +72,17 @@ def test_generate_is_mxc_gen(mxc_bin, tmp_path, op, keys, cli, shard):
     assert v.header["op"] == op and len(v.inputs) == int(v.header["cases"])
 
 
-def _verify_classes(mxc_bin, tmp_path, vec_path, results_lines):
+def _verify_classes(mxc_bin, tmp_path, vec_path, results_lines, allow=()):
     res = tmp_path / "results.txt"
     res.write_text("\n".join(results_lines) + "\n")
     js = tmp_path / "report.json"
+    extra = ["--allow", *allow] if allow else []
     r = run_mxc(mxc_bin, "verify", "--vectors", str(vec_path), "--results",
-                str(res), "--json", str(js), "-q")
+                str(res), "--json", str(js), "-q", *extra)
     assert r.returncode == 1, r.stdout + r.stderr  # mismatches expected
     rep = json.loads(js.read_text())[0]
+    if allow:
+        return rep["by_class"], rep["mismatches"], rep["accepted_by"]
     return rep["by_class"], rep["mismatches"]
 
 
@@ -105,6 +108,12 @@ def test_compare_convert_classes_match_verify(mxc_bin, tmp_path):
     assert rep.mismatches == n > 0
     assert rep.by_class == by_class
     assert {"sign-of-zero", "tie-flip"} <= set(by_class)
+    # --allow sign-of-zero: the same cases accepted on both sides.
+    by_class, n, acc = _verify_classes(mxc_bin, tmp_path, path, lines,
+                                       allow=["sign-of-zero"])
+    rep = mx.compare(got, want, inputs=x, fmt="e4m3", allow=["sign-of-zero"])
+    assert (rep.by_class, rep.mismatches, rep.accepted_by) == (by_class, n, acc)
+    assert acc == {"sign-of-zero": 5}
 
 
 def test_compare_quantize_classes_match_verify(mxc_bin, tmp_path):

@@ -61,6 +61,9 @@ def test_negative_nan_is_a_nan_payload_difference():
                      inputs=x)
     assert rep.by_class == {"nan-payload": 1}
     assert rep.first[0].index == (0,)
+    ok = mx.compare(mx.convert(x, "e4m3"), x.astype(ml_dtypes.float8_e4m3fn),
+                    inputs=x, allow=["nan-payload"])
+    assert ok and ok.accepted_by == {"nan-payload": 1} and ok.mismatches == 0
 
 
 def test_assert_bitexact_message_explains():
