@@ -42,7 +42,7 @@ def _try_import(name):
         return None
 
 
-def run(size: int = 24, repeat: int = 3):
+def run(size: int = 24, repeat: int = 3, gemm_shape=(256, 256, 4096)):
     """Returns rows (name, elements, mxconform_s, [(peer, seconds|None,
     why)])."""
     n = 1 << size
@@ -104,8 +104,7 @@ def run(size: int = 24, repeat: int = 3):
     rows.append(("quantize NVFP4 (te-nvfp4)", n, t_mx, peers))
 
     # gemm 256x256x4096, MXFP8 E4M3 operands
-    M = N = 256
-    K = 4096
+    M, N, K = gemm_shape
     qa = mx.quantize(rng.standard_normal((M, K)).astype(np.float32), "ocp-v1")
     qb = mx.quantize(rng.standard_normal((N, K)).astype(np.float32), "ocp-v1")
     model = "sm100_tcgen05_mxf8f6f4"
@@ -153,6 +152,9 @@ def main(argv=None):
                     help="log2 of the element count (default 24)")
     ap.add_argument("--repeat", type=int, default=3,
                     help="timed runs per row; the best is kept (default 3)")
+    ap.add_argument("--gemm", default="256x256x4096",
+                    help="gemm shape MxNxK (K a multiple of 32; default "
+                         "256x256x4096)")
     ap.add_argument("--markdown", action="store_true",
                     help="print a Markdown table (docs/performance.md)")
     a = ap.parse_args(argv)
@@ -160,12 +162,18 @@ def main(argv=None):
         ap.error("--size must be in 8..28")
     if a.repeat < 1:
         ap.error("--repeat must be >= 1")
+    try:
+        shape = tuple(int(v) for v in a.gemm.lower().split("x"))
+        if len(shape) != 3 or min(shape) < 1 or shape[2] % 32:
+            raise ValueError
+    except ValueError:
+        ap.error(f"--gemm {a.gemm!r}: expected MxNxK with K a multiple of 32")
     print(f"# mxconform.bench: 2^{a.size} elements, best of {a.repeat}, "
           f"{platform.processor() or platform.machine()}, "
           f"python {platform.python_version()}, numpy {np.__version__}, "
           f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', '')}",
           file=sys.stderr)
-    print(render(run(a.size, a.repeat), a.markdown))
+    print(render(run(a.size, a.repeat, shape), a.markdown))
     return 0
 
 
