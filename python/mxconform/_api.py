@@ -470,6 +470,8 @@ def _model(name):
 
 def _operand(x, name, fmt, fmt_arg):
     a, hint = as_array(x, name)
+    if hint is None and a.dtype == np.float16:  # f16 values are f16 codes
+        a, hint = a.view(np.uint16), "f16"
     if hint is not None and fmt is not None and hint != fmt:
         raise ValueError(f"{fmt_arg}: {name} holds {hint} codes, not {fmt}")
     fmt = fmt or hint

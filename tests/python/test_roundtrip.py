@@ -164,3 +164,16 @@ def test_vectors_generate_load_roundtrip(tmp_path):
     v = vectors.load(p)
     assert text.startswith("# mxconform-vectors=1")
     assert v.inputs.shape[1] == 32 and v.expected.shape[1] == 17
+
+
+def test_gemm_f16_operands_from_float16_values():
+    m = "sm90_wgmma_f16_f32"
+    a = RNG.standard_normal((3, 32)).astype(np.float16)
+    b = RNG.standard_normal((2, 32)).astype(np.float16)
+    d = mx.gemm(a, b, model=m)
+    for i in range(3):
+        for j in range(2):
+            e = mx.mma(a[i], b[j], model=m)
+            assert np.float32(e).view(np.uint32) == d[i, j].view(np.uint32)
+    ref = a.astype(np.float64) @ b.astype(np.float64).T
+    np.testing.assert_allclose(d, ref, rtol=1e-5, atol=1e-5)
