@@ -74,8 +74,8 @@ std::vector<Named> torchao_cases() {
 }  // namespace
 
 TEST_CASE("torchao's named MXFP8 cases, FLOOR and RCEIL", "[block][pinned]") {
-  const MxProfile* fl = find_mx_profile("torchao-floor");
-  const MxProfile* rc = find_mx_profile("torchao-rceil");
+  const MxProfile* fl = find_mx_profile("torchao-floor@main-5d73a0c1");
+  const MxProfile* rc = find_mx_profile("torchao-rceil@main-5d73a0c1");
   REQUIRE(fl);
   REQUIRE(rc);
   for (const Named& c : torchao_cases()) {
@@ -96,7 +96,7 @@ TEST_CASE("TransformerEngine's MXFP8 differs where its sources say",
   // ptx.cuh exp2f_rcp: scale byte 0 multiplies by 1.0, so 2^-126 blocks
   // quantize to 0 (torchao: 0x40); cvt.rp.satfinite maps Inf amax to 0xFE;
   // fmaxf ignores a NaN element (the block keeps a finite scale).
-  const MxProfile* te = find_mx_profile("te-mxfp8");
+  const MxProfile* te = find_mx_profile("te-mxfp8@2.12");
   REQUIRE(te);
   const MxBlock a = mx_quantize_block(*te, Fmt::kE4M3,
                                       fill(std::numeric_limits<float>::min()));
@@ -124,7 +124,7 @@ TEST_CASE("microxcaling#4: FLOOR saturates 957 to 896, RCEIL keeps 960",
   CHECK(int{o.scale} == 128);
   CHECK(std::bit_cast<float>(mx_dequantize_block(Fmt::kE4M3, o)[0]) == 896.0f);
   const MxBlock r =
-      mx_quantize_block(*find_mx_profile("torchao-rceil"), Fmt::kE4M3, x);
+      mx_quantize_block(*find_mx_profile("torchao-rceil@main-5d73a0c1"), Fmt::kE4M3, x);
   CHECK(int{r.scale} == 129);
   CHECK(std::bit_cast<float>(mx_dequantize_block(Fmt::kE4M3, r)[0]) == 960.0f);
 }
@@ -268,4 +268,99 @@ TEST_CASE("NVFP4 16x16 weight tiles share one scale", "[block][nvfp4]") {
   CHECK(int{m.codes[0]} == 0x3);            // 1.5 / 1.0
   CHECK(int{m.codes[20]} == 0x7);           // 3.0 / 0.5 = 6
   CHECK(int{m.codes[5 * 32 + 3]} == 0x7);   // 6.0
+}
+
+TEST_CASE("torchao 0.18.0 release rules (observed running torchao==0.18.0)",
+          "[block][pinned]") {
+  // Expected values: torchao 0.18.0 to_mx(x, float8_e4m3fn, 32, mode) run
+  // eagerly on CPU (torch 2.12.1); tests/peers/test_torchao_mx.py checks
+  // thousands more. Each differs from torchao-*@main-5d73a0c1.
+  struct Case {
+    const char* what;
+    std::vector<uint32_t> x;
+    uint8_t floor_scale, floor_c0, floor_c1;  // FLOOR (EVEN agrees here)
+    uint8_t rceil_scale, rceil_c0, rceil_c1;
+  };
+  auto with = [](std::vector<uint32_t> v, size_t i, uint32_t b) {
+    v[i] = b;
+    return v;
+  };
+  const std::vector<Case> cases = {
+      // Byte 0: FLOOR/EVEN divide by 2^-126 (not 2^-127); RCEIL x1.0.
+      {"flt_min block", std::vector<uint32_t>(32, 0x00800000u), 0, 0x38, 0x38,
+       0, 0x00, 0x00},
+      // Inf amax: FLOOR reads E = 128 (byte 255 - 8); RCEIL 0xFE; Inf
+      // clamps to 448.
+      {"inf", with(fill(1.0f), 0, 0x7F800000u), 247, 0x7E, 0x00, 254, 0x7E,
+       0x00},
+      // NaN: byte 0xFF is +Inf as f32 for FLOOR (x / Inf = +-0), NaN for
+      // RCEIL (x * NaN).
+      {"nan", with(with(fill(1.0f), 0, 0x7FC00000u), 1, 0xBF800000u), 255,
+       0x7F, 0x80, 255, 0x7F, 0x7F},
+      // fl(amax / 448) = 2^8 (1 + 2^-23): log2f rounds to 8, ceil 8.
+      {"rceil log2 +1ulp", with(fill(1.0f), 0, 0x47E00001u), 135, 0x7E, 0x02,
+       135, 0x7E, 0x02},
+      {"rceil log2 negative", std::vector<uint32_t>(32, 0x2F600001u), 86,
+       0x7E, 0x7E, 86, 0x7E, 0x7E},
+  };
+  const MxProfile* fl = find_mx_profile("torchao-floor@0.18");
+  const MxProfile* ev = find_mx_profile("torchao-even@0.18");
+  const MxProfile* rc = find_mx_profile("torchao-rceil@0.18");
+  REQUIRE(fl);
+  REQUIRE(ev);
+  REQUIRE(rc);
+  for (const Case& c : cases) {
+    INFO(c.what);
+    for (const MxProfile* p : {fl, ev}) {
+      const MxBlock a = mx_quantize_block(*p, Fmt::kE4M3, c.x);
+      CHECK(int{a.scale} == int{c.floor_scale});
+      CHECK(int{a.codes[0]} == int{c.floor_c0});
+      CHECK(int{a.codes[1]} == int{c.floor_c1});
+    }
+    const MxBlock b = mx_quantize_block(*rc, Fmt::kE4M3, c.x);
+    CHECK(int{b.scale} == int{c.rceil_scale});
+    CHECK(int{b.codes[0]} == int{c.rceil_c0});
+    CHECK(int{b.codes[1]} == int{c.rceil_c1});
+  }
+  // The bare names are the newest release.
+  CHECK(find_mx_profile("torchao-rceil") == rc);
+  CHECK(find_mx_profile("torchao-floor") == fl);
+}
+
+TEST_CASE("torchao main EVEN: a carry past FLT_MAX is the NaN scale",
+          "[block][pinned]") {
+  // mx_tensor.py@5d73a0c1: after rounding, torch.isfinite(max_abs) false
+  // -> 0xFF; 0.18.0 reads the exponent of the Inf (byte 255 - 8).
+  const std::vector<uint32_t> x(32, 0x7F7FFFFFu);
+  CHECK(int{mx_quantize_block(*find_mx_profile("torchao-even@main-5d73a0c1"),
+                              Fmt::kE4M3, x)
+                .scale} == 0xFF);
+  CHECK(int{mx_quantize_block(*find_mx_profile("torchao-even@0.18"),
+                              Fmt::kE4M3, x)
+                .scale} == 247);
+  CHECK(int{mx_quantize_block(*find_mx_profile("torchao-floor@main-5d73a0c1"),
+                              Fmt::kE4M3, x)
+                .scale} == 246);  // FLOOR: (127 - 8) + 127
+}
+
+TEST_CASE("TransformerEngine exp2f_rcp before and after #2647",
+          "[block][pinned]") {
+  // ptx.cuh@71971e33d: byte 255 -> NaN, 254 -> 2^-127 (0x00400000), else
+  // (254 - byte) << 23, so byte 0 -> 2^127. Before: byte 0 -> 1.0.
+  const std::vector<uint32_t> tiny = fill(std::numeric_limits<float>::min());
+  const MxBlock old_rule =
+      mx_quantize_block(*find_mx_profile("te-mxfp8@2.12"), Fmt::kE4M3, tiny);
+  const MxBlock new_rule =
+      mx_quantize_block(*find_mx_profile("te-mxfp8@2.13"), Fmt::kE4M3, tiny);
+  CHECK(int{old_rule.scale} == 0);
+  CHECK(int{new_rule.scale} == 0);
+  CHECK(int{old_rule.codes[0]} == 0x00);  // 2^-126 * 1.0 underflows
+  CHECK(int{new_rule.codes[0]} == 0x40);  // 2^-126 * 2^127 = 2
+  CHECK(find_mx_profile("te-mxfp8") == find_mx_profile("te-mxfp8@2.13"));
+  // Every scale byte's multiplier, straight from the two definitions.
+  const MxProfile& p12 = *find_mx_profile("te-mxfp8@2.12");
+  const MxProfile& p13 = *find_mx_profile("te-mxfp8@2.13");
+  CHECK(int{mx_encode_element(p12, Fmt::kE4M3, 254, 0x7F000000u)} == 0x00);
+  CHECK(int{mx_encode_element(p13, Fmt::kE4M3, 254, 0x7F000000u)} == 0x38);
+  CHECK(int{mx_encode_element(p13, Fmt::kE4M3, 255, 0x3F800000u)} == 0x7F);
 }

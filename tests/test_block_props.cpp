@@ -45,7 +45,7 @@ TEST_CASE("block quantization properties", "[block][properties]") {
   rc::prop("RCEIL scales never make an element overflow", [](int ei) {
     const Fmt elem = kElems[static_cast<size_t>(ei) % 5];
     const auto x = *finite_block(32);
-    const MxProfile& p = *find_mx_profile("torchao-rceil");
+    const MxProfile& p = *find_mx_profile("torchao-rceil@main-5d73a0c1");
     const MxBlock b = mx_quantize_block(p, elem, x);
     RC_PRE(b.scale != 0xFF && b.scale != 0);
     // Re-encode every element without saturation: nothing overflows.
@@ -65,7 +65,7 @@ TEST_CASE("block quantization properties", "[block][properties]") {
            [](int ei) {
              const Fmt elem = kElems[static_cast<size_t>(ei) % 5];
              const auto x = *finite_block(32);
-             const MxProfile& p = *find_mx_profile("torchao-rceil");
+             const MxProfile& p = *find_mx_profile("torchao-rceil@main-5d73a0c1");
              const MxBlock b = mx_quantize_block(p, elem, x);
              RC_PRE(b.scale != 0xFF && b.scale != 0);
              const auto d = mx_dequantize_block(elem, b);
@@ -90,7 +90,7 @@ TEST_CASE("block quantization properties", "[block][properties]") {
              const MxBlock a =
                  mx_quantize_block(*find_mx_profile("ocp-v1"), elem, x);
              const MxBlock b =
-                 mx_quantize_block(*find_mx_profile("torchao-floor"), elem, x);
+                 mx_quantize_block(*find_mx_profile("torchao-floor@main-5d73a0c1"), elem, x);
              RC_ASSERT(a.scale == b.scale);
              RC_ASSERT(a.codes == b.codes);
            });
@@ -100,10 +100,10 @@ TEST_CASE("block quantization properties", "[block][properties]") {
              const Fmt elem = kElems[static_cast<size_t>(ei) % 5];
              const auto x = *finite_block(32);
              const MxBlock a =
-                 mx_quantize_block(*find_mx_profile("torchao-rceil"), elem, x);
+                 mx_quantize_block(*find_mx_profile("torchao-rceil@main-5d73a0c1"), elem, x);
              RC_PRE(a.scale != 0 && a.scale < 0xFE);
              const MxBlock b =
-                 mx_quantize_block(*find_mx_profile("te-mxfp8"), elem, x);
+                 mx_quantize_block(*find_mx_profile("te-mxfp8@2.12"), elem, x);
              RC_ASSERT(a.scale == b.scale);
              RC_ASSERT(a.codes == b.codes);
            });
@@ -112,9 +112,9 @@ TEST_CASE("block quantization properties", "[block][properties]") {
     const Fmt elem = kElems[static_cast<size_t>(ei) % 5];
     const auto x = *finite_block(32);
     const uint8_t fl =
-        mx_quantize_block(*find_mx_profile("torchao-floor"), elem, x).scale;
+        mx_quantize_block(*find_mx_profile("torchao-floor@main-5d73a0c1"), elem, x).scale;
     const uint8_t rc =
-        mx_quantize_block(*find_mx_profile("torchao-rceil"), elem, x).scale;
+        mx_quantize_block(*find_mx_profile("torchao-rceil@main-5d73a0c1"), elem, x).scale;
     RC_PRE(fl > 0 && rc > 0 && rc < 0xFF);
     RC_ASSERT(rc - fl >= 0);
     RC_ASSERT(rc - fl <= 1);

@@ -27,15 +27,29 @@ namespace mxc::cli {
 namespace {
 
 int run_profiles(bool verbose) {
+  // Names are versioned (NAME@RELEASE, or NAME@main-COMMIT for unreleased
+  // behaviour); the aliases below stand for one of them.
   fmt::print("MX profiles (E8M0 scale; element format selectable):\n");
   for (const MxProfile& p : mx_profiles()) {
-    fmt::print("  {:<15} block {:>3}  {}\n", p.name, p.block, p.summary);
-    if (verbose) fmt::print("  {:<15} source: {}\n", "", p.source);
+    fmt::print("  {:<28} block {:>3}  {}\n", p.name, p.block, p.summary);
+    if (verbose) {
+      fmt::print("  {:<28} versions: {}\n", "", p.versions);
+      fmt::print("  {:<28} source: {}\n", "", p.source);
+      fmt::print("  {:<28} evidence: {}\n", "", p.evidence);
+    }
   }
   fmt::print("NVFP4 profiles (E2M1, UE4M3 scale per 16, FP32 tensor scale):\n");
   for (const Nvfp4Profile& p : nvfp4_profiles()) {
-    fmt::print("  {:<19} {}\n", p.name, p.summary);
-    if (verbose) fmt::print("  {:<19} source: {}\n", "", p.source);
+    fmt::print("  {:<28} {}\n", p.name, p.summary);
+    if (verbose) {
+      fmt::print("  {:<28} versions: {}\n", "", p.versions);
+      fmt::print("  {:<28} source: {}\n", "", p.source);
+      fmt::print("  {:<28} evidence: {}\n", "", p.evidence);
+    }
+  }
+  fmt::print("Aliases (accepted wherever a profile name is):\n");
+  for (const ProfileAlias& a : profile_aliases()) {
+    fmt::print("  {:<28} -> {} ({})\n", a.alias, a.target, a.why);
   }
   return 0;
 }
@@ -250,8 +264,13 @@ int run_diff(const std::string& a, const std::string& b, const std::string& e,
 void add_block(CLI::App& app, int& exit_code) {
   auto verbose = std::make_shared<bool>(false);
   CLI::App* pr = app.add_subcommand(
-      "profiles", "List the named quantization profiles (library conventions)");
-  pr->add_flag("-v,--verbose", *verbose, "also print each profile's source");
+      "profiles",
+      "List the named quantization profiles (library conventions), each "
+      "named NAME@VERSION for the library release it reproduces, and the "
+      "aliases (a bare NAME is the newest release)");
+  pr->add_flag("-v,--verbose", *verbose,
+               "also print each profile's versions, source and evidence "
+               "(run: the peer test, or read only)");
   pr->callback([verbose, &exit_code] { exit_code = run_profiles(*verbose); });
 
   auto q = std::make_shared<QuantizeOptions>();

@@ -40,10 +40,10 @@ struct Rule {
   const char* label;
   const char* profile;
 };
-constexpr Rule kRules[] = {{"FLOOR (OCP v1.0)", "torchao-floor"},
-                           {"CEIL", "torchao-ceil"},
-                           {"EVEN", "torchao-even"},
-                           {"RCEIL", "torchao-rceil"}};
+constexpr Rule kRules[] = {{"FLOOR (OCP v1.0)", "torchao-floor@main-5d73a0c1"},
+                           {"CEIL", "torchao-ceil@main-5d73a0c1"},
+                           {"EVEN", "torchao-even@main-5d73a0c1"},
+                           {"RCEIL", "torchao-rceil@main-5d73a0c1"}};
 
 // Per-block outlier ratio amax / rms: bin edges.
 constexpr double kRatioEdges[] = {1, 2, 2.5, 3, 3.5, 4, 5, 6};
@@ -230,7 +230,7 @@ Result scale_rounding(const Options& o) {
 Result element_format(const Options& o) {
   const size_t n = o.size ? o.size : 65536;
   const auto data = datasets(o, n, 32);
-  const MxProfile& p = mx_profile("torchao-rceil");
+  const MxProfile& p = mx_profile("torchao-rceil@main-5d73a0c1");
   constexpr ElemFormat kF[] = {{"E4M3", Fmt::kE4M3}, {"E5M2", Fmt::kE5M2}};
   Result r;
   r.name = "element-format";
@@ -380,8 +380,8 @@ Result fp4(const Options& o) {
   };
   constexpr Cfg kCfg[] = {{"MXFP4 FLOOR", "ocp-v1", false},
                           {"MXFP4 FLOOR + RHT", "ocp-v1", true},
-                          {"MXFP4 RCEIL", "torchao-rceil", false},
-                          {"MXFP4 RCEIL + RHT", "torchao-rceil", true},
+                          {"MXFP4 RCEIL", "torchao-rceil@main-5d73a0c1", false},
+                          {"MXFP4 RCEIL + RHT", "torchao-rceil@main-5d73a0c1", true},
                           {"NVFP4", nullptr, false},
                           {"NVFP4 + RHT", nullptr, true}};
   Result r;
@@ -458,7 +458,7 @@ Result fp4(const Options& o) {
 Result block_vs_tensor(const Options& o) {
   const size_t n = o.size ? o.size : 32768;
   const auto data = datasets(o, n, 32);
-  const MxProfile& p = mx_profile("torchao-rceil");
+  const MxProfile& p = mx_profile("torchao-rceil@main-5d73a0c1");
   struct Scheme {
     const char* label;
     int kind;  // 0 per-tensor E4M3, 1 per-tensor E5M2, 2 MXFP8 E4M3

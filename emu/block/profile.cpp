@@ -5,112 +5,312 @@
 namespace mxc {
 namespace {
 
+// Source commits: pytorch/ao v0.18.0 is the wheel torchao==0.18.0 (the
+// file read is torchao/prototype/mx_formats/mx_tensor.py as installed);
+// main-5d73a0c1 is pytorch/ao 5d73a0c10 (#4725), unchanged in that file up
+// to 36027d82d. TransformerEngine's exp2f_rcp changed in 71971e33d (#2647),
+// first released in v2.13.
+constexpr char kTorchao018[] =
+    "pytorch/ao torchao/prototype/mx_formats/mx_tensor.py@v0.18.0 (to_mx, "
+    "_to_mx_rceil), custom_fp_utils.py@v0.18.0 (_f32_to_floatx_unpacked)";
+constexpr char kTorchaoMain[] =
+    "pytorch/ao torchao/prototype/mx_formats/mx_tensor.py@5d73a0c1 (to_mx, "
+    "_f32_to_e8m0_rceil, _e8m0_scale_to_reciprocal_fp32); cases in "
+    "torchao/testing/_mxfp8_test_utils.py@5d73a0c1";
+constexpr char kTorchao018Run[] =
+    "run: tests/peers/test_torchao_mx.py (torchao==0.18.0, "
+    "tests/peers/requirements.txt)";
+constexpr char kTorchaoMainRead[] =
+    "read only: torchao's 18 named MXFP8 cases in tests/test_block_pinned.cpp "
+    "(_mxfp8_test_utils.py@5d73a0c1)";
+
 constexpr std::array kMx = {
     MxProfile{
-        "ocp-v1",
-        "OCP MX v1.0: FLOOR scale from exponent bits, X clamped to >= -127 "
-        "and NaN above 127, elements x/2^X exactly, RNE, normals saturate",
-        "OCP Microscaling Formats v1.0 6.3 as implemented by "
-        "microsoft/microxcaling mx/mx_ops.py@3b429a84 (_shared_exponents, "
-        "_quantize_mx), mx/cpp/shared_exp.cuh@4adf988d; RNE is its "
-        "round='even' option (its default 'nearest' is ties-away)",
-        Fmt::kE4M3, 32, ScaleRule::kFloor, -127, 127, true, 0xFF, 0xFF, false,
-        ApplyRule::kExactDivide, Round::kRNE, Overflow::kSatFinite, false},
+        .name = "ocp-v1",
+        .summary =
+            "OCP MX v1.0: FLOOR scale from exponent bits, X clamped to >= "
+            "-127 and NaN above 127, elements x/2^X exactly, RNE, normals "
+            "saturate",
+        .source =
+            "OCP Microscaling Formats v1.0 6.3 as implemented by "
+            "microsoft/microxcaling mx/mx_ops.py@3b429a84 (_shared_exponents, "
+            "_quantize_mx), mx/cpp/shared_exp.cuh@4adf988d; RNE is its "
+            "round='even' option (its default 'nearest' is ties-away)",
+        .versions = "OCP MX v1.0 (the specification, not one library)",
+        .evidence = "read only: tests/test_block_pinned.cpp (spec examples)",
+        .default_elem = Fmt::kE4M3, .block = 32, .scale = ScaleRule::kFloor,
+        .clamp_lo = -127, .clamp_hi = 127, .above_hi_is_nan = true,
+        .nan_byte = 0xFF, .inf_byte = 0xFF, .inf_by_exponent = false,
+        .amax_ignores_nan = false, .apply = ApplyRule::kExactDivide,
+        .elem_round = Round::kRNE, .elem_overflow = Overflow::kSatFinite,
+        .neg_zero_to_pos = false},
+    // torchao 0.18.0 (the release users install). FLOOR/CEIL/EVEN: the
+    // exponent of the f32 amax (Inf has E = 128: X = 128 - emax_elem after
+    // the [-127, 128] clamp, byte 255 - emax_elem), scale as byte << 23
+    // clamped to >= 2^-126, x / scale, clamp(+-max) for fp8, RNE cast.
     MxProfile{
-        "torchao-floor",
-        "torchao FLOOR: E(amax) - emax_elem clamped to [-127, 128], Inf/NaN "
-        "amax -> 0xFF, x * 2^(127-byte) in f32, RNE cast, saturating",
-        "pytorch/ao torchao/prototype/mx_formats/mx_tensor.py@050515e8 "
-        "(to_mx, ScaleCalculationMode.FLOOR, _e8m0_scale_to_reciprocal_fp32)",
-        Fmt::kE4M3, 32, ScaleRule::kFloor, -127, 128, false, 0xFF, 0xFF, false,
-        ApplyRule::kF32MulPow2, Round::kRNE, Overflow::kSatFinite, false},
+        .name = "torchao-floor@0.18",
+        .summary =
+            "torchao 0.18 FLOOR: E(amax) - emax_elem clamped to [-127, 128] "
+            "(Inf amax -> byte 255-emax, NaN -> 0xFF), x / max(2^X, "
+            "2^-126) in f32 (NaN scale divides by +Inf), RNE, saturating",
+        .source = kTorchao018,
+        .versions = "torchao 0.18.0",
+        .evidence = kTorchao018Run,
+        .default_elem = Fmt::kE4M3, .block = 32, .scale = ScaleRule::kFloor,
+        .clamp_lo = -127, .clamp_hi = 128, .above_hi_is_nan = false,
+        .nan_byte = 0xFF, .inf_byte = 0xFF, .inf_by_exponent = true,
+        .amax_ignores_nan = false, .apply = ApplyRule::kF32DivMinNormal,
+        .elem_round = Round::kRNE, .elem_overflow = Overflow::kSatFinite,
+        .neg_zero_to_pos = false},
     MxProfile{
-        "torchao-ceil",
-        "torchao CEIL: E(amax) + (M != 0) - emax_elem, else as torchao-floor",
-        "pytorch/ao torchao/prototype/mx_formats/mx_tensor.py@050515e8",
-        Fmt::kE4M3, 32, ScaleRule::kCeil, -127, 128, false, 0xFF, 0xFF, false,
-        ApplyRule::kF32MulPow2, Round::kRNE, Overflow::kSatFinite, false},
+        .name = "torchao-ceil@0.18",
+        .summary =
+            "torchao 0.18 CEIL: E(amax) + (M != 0) - emax_elem, else as "
+            "torchao-floor@0.18",
+        .source = kTorchao018,
+        .versions = "torchao 0.18.0",
+        .evidence = kTorchao018Run,
+        .default_elem = Fmt::kE4M3, .block = 32, .scale = ScaleRule::kCeil,
+        .clamp_lo = -127, .clamp_hi = 128, .above_hi_is_nan = false,
+        .nan_byte = 0xFF, .inf_byte = 0xFF, .inf_by_exponent = true,
+        .amax_ignores_nan = false, .apply = ApplyRule::kF32DivMinNormal,
+        .elem_round = Round::kRNE, .elem_overflow = Overflow::kSatFinite,
+        .neg_zero_to_pos = false},
     MxProfile{
-        "torchao-even",
-        "torchao EVEN: amax rounded at the element's mantissa width, then "
-        "FLOOR; else as torchao-floor",
-        "pytorch/ao torchao/prototype/mx_formats/mx_tensor.py@050515e8",
-        Fmt::kE4M3, 32, ScaleRule::kEven, -127, 128, false, 0xFF, 0xFF, false,
-        ApplyRule::kF32MulPow2, Round::kRNE, Overflow::kSatFinite, false},
+        .name = "torchao-even@0.18",
+        .summary =
+            "torchao 0.18 EVEN: amax rounded half-up at the element's "
+            "mantissa width (a carry past FLT_MAX gives Inf: byte "
+            "255-emax), then FLOOR; else as torchao-floor@0.18",
+        .source = kTorchao018,
+        .versions = "torchao 0.18.0",
+        .evidence = kTorchao018Run,
+        .default_elem = Fmt::kE4M3, .block = 32, .scale = ScaleRule::kEven,
+        .clamp_lo = -127, .clamp_hi = 128, .above_hi_is_nan = false,
+        .nan_byte = 0xFF, .inf_byte = 0xFF, .inf_by_exponent = true,
+        .amax_ignores_nan = false, .apply = ApplyRule::kF32DivMinNormal,
+        .elem_round = Round::kRNE, .elem_overflow = Overflow::kSatFinite,
+        .neg_zero_to_pos = false},
     MxProfile{
-        "torchao-rceil",
-        "torchao RCEIL: E8M0 round-up of fl(amax * fl(1/max_elem)) without "
-        "saturation (overflow, Inf, NaN -> 0xFF), x * 2^(127-byte) in f32",
-        "pytorch/ao torchao/prototype/mx_formats/mx_tensor.py@050515e8 "
-        "(_to_mx_rceil, _f32_to_e8m0_rceil); cases in "
-        "torchao/testing/_mxfp8_test_utils.py@5d73a0c1",
-        Fmt::kE4M3, 32, ScaleRule::kRceil, -127, 127, false, 0xFF, 0xFF, false,
-        ApplyRule::kF32MulPow2, Round::kRNE, Overflow::kSatFinite, false},
+        .name = "torchao-rceil@0.18",
+        .summary =
+            "torchao 0.18 RCEIL (eager): clamp(ceil(log2f(fl(amax / max))), "
+            "-127, 127), Inf -> 0xFE, NaN -> 0xFF; x * 2^(127-byte) with "
+            "byte 0 -> x1.0; clamp(+-max); RNE",
+        .source = kTorchao018,
+        .versions = "torchao 0.18.0",
+        .evidence = kTorchao018Run,
+        .default_elem = Fmt::kE4M3, .block = 32,
+        .scale = ScaleRule::kRceilLog2, .clamp_lo = -127, .clamp_hi = 127,
+        .above_hi_is_nan = false, .nan_byte = 0xFF, .inf_byte = 0xFE,
+        .inf_by_exponent = false, .amax_ignores_nan = false,
+        .apply = ApplyRule::kF32MulPow2Byte0One, .elem_round = Round::kRNE,
+        .elem_overflow = Overflow::kSatFinite, .neg_zero_to_pos = false},
+    // torchao main after #4725 (unreleased when 0.18.0 shipped).
     MxProfile{
-        "te-mxfp8",
-        "TransformerEngine MXFP8: cvt.rp.satfinite.ue8m0x2 of fl(amax * "
-        "fl(1/max)) (Inf -> 0xFE), amax by fmaxf (NaN ignored), multiplier "
-        "exp2f_rcp (byte 0 -> 1.0), cvt.rn.satfinite",
-        "NVIDIA/TransformerEngine transformer_engine/common/util/"
-        "ptx_arch_spec.cuh@0b21a82d (float_to_e8m0, mul_cvt), ptx.cuh "
-        "(exp2f_rcp)",
-        Fmt::kE4M3, 32, ScaleRule::kRceilSat, -127, 127, false, 0xFF, 0xFE, true,
-        ApplyRule::kF32MulTeRcp, Round::kRNE, Overflow::kSatFinite, false},
+        .name = "torchao-floor@main-5d73a0c1",
+        .summary =
+            "torchao main FLOOR: E(amax) - emax_elem clamped to [-127, 128], "
+            "Inf/NaN amax -> 0xFF, x * 2^(127-byte) in f32 (byte 0 -> "
+            "2^127), RNE cast, saturating",
+        .source = kTorchaoMain,
+        .versions = "torchao main from 5d73a0c1 (#4725), unreleased",
+        .evidence = kTorchaoMainRead,
+        .default_elem = Fmt::kE4M3, .block = 32, .scale = ScaleRule::kFloor,
+        .clamp_lo = -127, .clamp_hi = 128, .above_hi_is_nan = false,
+        .nan_byte = 0xFF, .inf_byte = 0xFF, .inf_by_exponent = false,
+        .amax_ignores_nan = false, .apply = ApplyRule::kF32MulPow2,
+        .elem_round = Round::kRNE, .elem_overflow = Overflow::kSatFinite,
+        .neg_zero_to_pos = false},
     MxProfile{
-        "cutlass-host",
-        "CUTLASS host reference (MX output scale factors, st = 1): UE8M0 "
-        "round-up of fl(amax * fl(1/max)) saturating at 0xFE for finite, "
-        "0xFF for Inf/NaN, x * fl(1/SF) in f32, RNE",
-        "NVIDIA/cutlass tools/util/include/cutlass/util/reference/host/"
-        "gett.hpp@751eb9a8 (compute_1d_scaling_factor_and_quantized_output); "
-        "float_ue8m0_t::convert_from_float (include/cutlass/float8.h)",
-        Fmt::kE4M3, 32, ScaleRule::kRceilSat, -127, 127, false, 0xFF, 0xFF, false,
-        ApplyRule::kF32MulPow2, Round::kRNE, Overflow::kSatFinite, false},
+        .name = "torchao-ceil@main-5d73a0c1",
+        .summary =
+            "torchao main CEIL: E(amax) + (M != 0) - emax_elem, else as "
+            "torchao-floor@main-5d73a0c1",
+        .source = kTorchaoMain,
+        .versions = "torchao main from 5d73a0c1 (#4725), unreleased",
+        .evidence = kTorchaoMainRead,
+        .default_elem = Fmt::kE4M3, .block = 32, .scale = ScaleRule::kCeil,
+        .clamp_lo = -127, .clamp_hi = 128, .above_hi_is_nan = false,
+        .nan_byte = 0xFF, .inf_byte = 0xFF, .inf_by_exponent = false,
+        .amax_ignores_nan = false, .apply = ApplyRule::kF32MulPow2,
+        .elem_round = Round::kRNE, .elem_overflow = Overflow::kSatFinite,
+        .neg_zero_to_pos = false},
     MxProfile{
-        "deepgemm",
-        "DeepGEMM ceil_to_ue8m0: byte = clamp(E(sf) + (M(sf) != 0), 1, 254) "
-        "with sf = fl(max(amax, 1e-4) / max_elem), 1x128 blocks, x * "
-        "fl(1/sf) in f32, RNE cast",
-        "deepseek-ai/DeepGEMM deep_gemm/utils/math.py@38939a4c "
-        "(ceil_to_ue8m0, per_token_cast_to_fp8)",
-        Fmt::kE4M3, 128, ScaleRule::kDeepgemm, -126, 127, false, 254, 254, false,
-        ApplyRule::kF32MulRcp, Round::kRNE, Overflow::kSatFinite, false},
+        .name = "torchao-even@main-5d73a0c1",
+        .summary =
+            "torchao main EVEN: amax rounded half-up at the element's "
+            "mantissa width (a carry past FLT_MAX is non-finite: 0xFF), then "
+            "FLOOR; else as torchao-floor@main-5d73a0c1",
+        .source = kTorchaoMain,
+        .versions = "torchao main from 5d73a0c1 (#4725), unreleased",
+        .evidence = kTorchaoMainRead,
+        .default_elem = Fmt::kE4M3, .block = 32, .scale = ScaleRule::kEven,
+        .clamp_lo = -127, .clamp_hi = 128, .above_hi_is_nan = false,
+        .nan_byte = 0xFF, .inf_byte = 0xFF, .inf_by_exponent = false,
+        .amax_ignores_nan = false, .apply = ApplyRule::kF32MulPow2,
+        .elem_round = Round::kRNE, .elem_overflow = Overflow::kSatFinite,
+        .neg_zero_to_pos = false},
     MxProfile{
-        "ml-dtypes-rn",
-        "Round-to-nearest scale (ml_dtypes float8_e8m0fnu cast of fl(amax * "
-        "fl(1/max)), ties up), x/2^X exactly, RNE, saturating",
-        "jax-ml/ml_dtypes float8_e8m0fnu conversion (observed: 3.0 -> 4.0)",
-        Fmt::kE4M3, 32, ScaleRule::kRn, -127, 127, false, 0xFF, 0xFF, false,
-        ApplyRule::kExactDivide, Round::kRNE, Overflow::kSatFinite, false},
+        .name = "torchao-rceil@main-5d73a0c1",
+        .summary =
+            "torchao main RCEIL: E8M0 round-up of fl(amax * fl(1/max_elem)) "
+            "without saturation (overflow, Inf, NaN -> 0xFF), x * "
+            "2^(127-byte) in f32",
+        .source = kTorchaoMain,
+        .versions = "torchao main from 5d73a0c1 (#4725), unreleased",
+        .evidence = kTorchaoMainRead,
+        .default_elem = Fmt::kE4M3, .block = 32, .scale = ScaleRule::kRceil,
+        .clamp_lo = -127, .clamp_hi = 127, .above_hi_is_nan = false,
+        .nan_byte = 0xFF, .inf_byte = 0xFF, .inf_by_exponent = false,
+        .amax_ignores_nan = false, .apply = ApplyRule::kF32MulPow2,
+        .elem_round = Round::kRNE, .elem_overflow = Overflow::kSatFinite,
+        .neg_zero_to_pos = false},
     MxProfile{
-        "onednn-rz",
-        "Round-toward-zero scale of fl(amax * fl(1/max)), x/2^X exactly, RNE, "
-        "saturating",
-        "oneDNN MX scale computation (round toward zero), as summarised in "
-        "shared/research/peer-libraries.md section 2",
-        Fmt::kE4M3, 32, ScaleRule::kRz, -127, 127, false, 0xFF, 0xFF, false,
-        ApplyRule::kExactDivide, Round::kRNE, Overflow::kSatFinite, false},
+        .name = "te-mxfp8@2.12",
+        .summary =
+            "TransformerEngine MXFP8 up to v2.12: cvt.rp.satfinite.ue8m0x2 of "
+            "fl(amax * fl(1/max)) (Inf -> 0xFE), amax by fmaxf (NaN "
+            "ignored), multiplier exp2f_rcp (byte 0 -> 1.0, 254 -> +0.0), "
+            "cvt.rn.satfinite",
+        .source =
+            "NVIDIA/TransformerEngine transformer_engine/common/util/"
+            "ptx_arch_spec.cuh@0b21a82d (float_to_e8m0, mul_cvt), "
+            "util/ptx.cuh@71971e33d^ (exp2f_rcp before #2647)",
+        .versions = "TransformerEngine up to v2.12",
+        .evidence = "read only: tests/test_block_pinned.cpp (TE cases)",
+        .default_elem = Fmt::kE4M3, .block = 32,
+        .scale = ScaleRule::kRceilSat, .clamp_lo = -127, .clamp_hi = 127,
+        .above_hi_is_nan = false, .nan_byte = 0xFF, .inf_byte = 0xFE,
+        .inf_by_exponent = false, .amax_ignores_nan = true,
+        .apply = ApplyRule::kF32MulTeRcp, .elem_round = Round::kRNE,
+        .elem_overflow = Overflow::kSatFinite, .neg_zero_to_pos = false},
+    MxProfile{
+        .name = "te-mxfp8@2.13",
+        .summary =
+            "TransformerEngine MXFP8 from v2.13: as te-mxfp8@2.12 but "
+            "exp2f_rcp maps byte 0 -> x2^127, 254 -> x2^-127, 255 -> NaN",
+        .source =
+            "NVIDIA/TransformerEngine transformer_engine/common/util/"
+            "ptx.cuh@71971e33d (exp2f_rcp, #2647), tests/cpp/"
+            "test_common.h@71971e33d; float_to_e8m0 as te-mxfp8@2.12",
+        .versions = "TransformerEngine v2.13 to v2.18 (main d0067d0da)",
+        .evidence = "read only: tests/test_block_pinned.cpp (TE cases)",
+        .default_elem = Fmt::kE4M3, .block = 32,
+        .scale = ScaleRule::kRceilSat, .clamp_lo = -127, .clamp_hi = 127,
+        .above_hi_is_nan = false, .nan_byte = 0xFF, .inf_byte = 0xFE,
+        .inf_by_exponent = false, .amax_ignores_nan = true,
+        .apply = ApplyRule::kF32MulPow2, .elem_round = Round::kRNE,
+        .elem_overflow = Overflow::kSatFinite, .neg_zero_to_pos = false},
+    MxProfile{
+        .name = "cutlass-host",
+        .summary =
+            "CUTLASS host reference (MX output scale factors, st = 1): UE8M0 "
+            "round-up of fl(amax * fl(1/max)) saturating at 0xFE for finite, "
+            "0xFF for Inf/NaN, x * fl(1/SF) in f32, RNE",
+        .source =
+            "NVIDIA/cutlass tools/util/include/cutlass/util/reference/host/"
+            "gett.hpp@751eb9a8 (compute_1d_scaling_factor_and_quantized_"
+            "output); float_ue8m0_t::convert_from_float "
+            "(include/cutlass/float8.h)",
+        .versions = "CUTLASS at 751eb9a8",
+        .evidence = "read only: tests/test_block_pinned.cpp",
+        .default_elem = Fmt::kE4M3, .block = 32,
+        .scale = ScaleRule::kRceilSat, .clamp_lo = -127, .clamp_hi = 127,
+        .above_hi_is_nan = false, .nan_byte = 0xFF, .inf_byte = 0xFF,
+        .inf_by_exponent = false, .amax_ignores_nan = false,
+        .apply = ApplyRule::kF32MulPow2, .elem_round = Round::kRNE,
+        .elem_overflow = Overflow::kSatFinite, .neg_zero_to_pos = false},
+    MxProfile{
+        .name = "deepgemm",
+        .summary =
+            "DeepGEMM ceil_to_ue8m0: byte = clamp(E(sf) + (M(sf) != 0), 1, "
+            "254) with sf = fl(max(amax, 1e-4) / max_elem), 1x128 blocks, x "
+            "* fl(1/sf) in f32, RNE cast",
+        .source =
+            "deepseek-ai/DeepGEMM deep_gemm/utils/math.py@38939a4c "
+            "(ceil_to_ue8m0, per_token_cast_to_fp8)",
+        .versions = "DeepGEMM at 38939a4c",
+        .evidence = "read only: tests/test_block_pinned.cpp",
+        .default_elem = Fmt::kE4M3, .block = 128,
+        .scale = ScaleRule::kDeepgemm, .clamp_lo = -126, .clamp_hi = 127,
+        .above_hi_is_nan = false, .nan_byte = 254, .inf_byte = 254,
+        .inf_by_exponent = false, .amax_ignores_nan = false,
+        .apply = ApplyRule::kF32MulRcp, .elem_round = Round::kRNE,
+        .elem_overflow = Overflow::kSatFinite, .neg_zero_to_pos = false},
+    MxProfile{
+        .name = "ml-dtypes-rn",
+        .summary =
+            "Round-to-nearest scale (ml_dtypes float8_e8m0fnu cast of "
+            "fl(amax * fl(1/max)), ties up), x/2^X exactly, RNE, saturating",
+        .source =
+            "jax-ml/ml_dtypes float8_e8m0fnu conversion (observed: 3.0 -> "
+            "4.0)",
+        .versions = "ml_dtypes (e8m0 cast behaviour)",
+        .evidence = "read only: tests/test_block_pinned.cpp",
+        .default_elem = Fmt::kE4M3, .block = 32, .scale = ScaleRule::kRn,
+        .clamp_lo = -127, .clamp_hi = 127, .above_hi_is_nan = false,
+        .nan_byte = 0xFF, .inf_byte = 0xFF, .inf_by_exponent = false,
+        .amax_ignores_nan = false, .apply = ApplyRule::kExactDivide,
+        .elem_round = Round::kRNE, .elem_overflow = Overflow::kSatFinite,
+        .neg_zero_to_pos = false},
+    MxProfile{
+        .name = "onednn-rz",
+        .summary =
+            "Round-toward-zero scale of fl(amax * fl(1/max)), x/2^X exactly, "
+            "RNE, saturating",
+        .source =
+            "oneDNN MX scale computation (round toward zero), as summarised "
+            "in shared/research/peer-libraries.md section 2",
+        .versions = "oneDNN (UNCONFIRMED against its source)",
+        .evidence = "read only: survey summary",
+        .default_elem = Fmt::kE4M3, .block = 32, .scale = ScaleRule::kRz,
+        .clamp_lo = -127, .clamp_hi = 127, .above_hi_is_nan = false,
+        .nan_byte = 0xFF, .inf_byte = 0xFF, .inf_by_exponent = false,
+        .amax_ignores_nan = false, .apply = ApplyRule::kExactDivide,
+        .elem_round = Round::kRNE, .elem_overflow = Overflow::kSatFinite,
+        .neg_zero_to_pos = false},
 };
 
 constexpr std::array kNv = {
     Nvfp4Profile{
-        "te-nvfp4",
-        "TransformerEngine NVFP4: S_enc = fl(2688/amax_t) (0 or Inf amax -> "
-        "1), s = e4m3_rne_sat(fl(amax_b * fl(S_enc * fl(1/6)))), enc = "
-        "min(fl(1/fl(s * fl(1/S_enc))), FLT_MAX), q = cvt.rn.satfinite "
-        "(fl(x * enc)); subnormal and zero scales allowed",
-        "NVIDIA/TransformerEngine transformer_engine/common/cast/nvfp4/"
-        "core_nvfp4.cuh@0718c016; pytorch/custom_recipes/"
-        "reference_nvfp4.py@1498424b",
-        Nvfp4Rule::kTe},
+        .name = "te-nvfp4",
+        .summary =
+            "TransformerEngine NVFP4: S_enc = fl(2688/amax_t) (0 or Inf amax "
+            "-> 1), s = e4m3_rne_sat(fl(amax_b * fl(S_enc * fl(1/6)))), enc "
+            "= min(fl(1/fl(s * fl(1/S_enc))), FLT_MAX), q = "
+            "cvt.rn.satfinite (fl(x * enc)); subnormal and zero scales "
+            "allowed",
+        .source =
+            "NVIDIA/TransformerEngine transformer_engine/common/cast/nvfp4/"
+            "core_nvfp4.cuh@0718c016; pytorch/custom_recipes/"
+            "reference_nvfp4.py@1498424b",
+        .versions = "TransformerEngine at 0718c016",
+        .evidence = "read only: tests/test_block_pinned.cpp",
+        .rule = Nvfp4Rule::kTe},
     Nvfp4Profile{
-        "cutlass-host-nvfp4",
-        "CUTLASS host reference with st = S_enc: SF = ue4m3(fl(amax_b * "
-        "fl(st * fl(1/6)))), q = cvt(fl(x * min(fl(st * fl(1/SF)), "
-        "FLT_MAX)))",
-        "NVIDIA/cutlass tools/util/include/cutlass/util/reference/host/"
-        "gett.hpp@751eb9a8",
-        Nvfp4Rule::kCutlass},
+        .name = "cutlass-host-nvfp4",
+        .summary =
+            "CUTLASS host reference with st = S_enc: SF = ue4m3(fl(amax_b * "
+            "fl(st * fl(1/6)))), q = cvt(fl(x * min(fl(st * fl(1/SF)), "
+            "FLT_MAX)))",
+        .source =
+            "NVIDIA/cutlass tools/util/include/cutlass/util/reference/host/"
+            "gett.hpp@751eb9a8",
+        .versions = "CUTLASS at 751eb9a8",
+        .evidence = "read only: tests/test_block_pinned.cpp",
+        .rule = Nvfp4Rule::kCutlass},
+};
+
+// Bare names: the newest released behaviour. Every pre-versioning name
+// keeps resolving.
+constexpr std::array kAliases = {
+    ProfileAlias{"torchao-floor", "torchao-floor@0.18", "newest release"},
+    ProfileAlias{"torchao-ceil", "torchao-ceil@0.18", "newest release"},
+    ProfileAlias{"torchao-even", "torchao-even@0.18", "newest release"},
+    ProfileAlias{"torchao-rceil", "torchao-rceil@0.18", "newest release"},
+    ProfileAlias{"te-mxfp8", "te-mxfp8@2.13", "newest release (v2.18)"},
 };
 
 }  // namespace
@@ -118,12 +318,22 @@ constexpr std::array kNv = {
 std::span<const MxProfile> mx_profiles() { return kMx; }
 std::span<const Nvfp4Profile> nvfp4_profiles() { return kNv; }
 
+std::span<const ProfileAlias> profile_aliases() { return kAliases; }
+
+std::string_view resolve_profile_name(std::string_view name) {
+  for (const auto& a : kAliases)
+    if (a.alias == name) return a.target;
+  return name;
+}
+
 const MxProfile* find_mx_profile(std::string_view name) {
+  name = resolve_profile_name(name);
   for (const auto& p : kMx)
     if (p.name == name) return &p;
   return nullptr;
 }
 const Nvfp4Profile* find_nvfp4_profile(std::string_view name) {
+  name = resolve_profile_name(name);
   for (const auto& p : kNv)
     if (p.name == name) return &p;
   return nullptr;

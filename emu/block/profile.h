@@ -23,6 +23,9 @@ enum class ScaleRule : uint8_t {
   kRz,        // scale_rz
   kDeepgemm,  // clamp(E(sf) + (M(sf) != 0), 1, 254), sf = fl(max(amax,
               // fl(1e-4)) / max_elem)
+  kRceilLog2,  // torchao 0.18 eager: clamp(ceil(log2f(fl(amax / max_elem))),
+               // -127, 127) with log2f rounded to binary32 (one binade low
+               // when the quotient is a few ulps above a power of two)
 };
 
 enum class ApplyRule : uint8_t {
@@ -31,12 +34,22 @@ enum class ApplyRule : uint8_t {
   kF32MulTeRcp,  // TE exp2f_rcp: byte 0 -> 1.0, else 2^(127 - byte) as
                  // (254 - byte) << 23 (254 -> +0.0, 255 -> -Inf)
   kF32MulRcp,    // fl(x * fl(1 / 2^X)) (DeepGEMM; exact for powers of two)
+  kF32DivMinNormal,  // fl(x / max(2^X, 2^-126)) with the scale as
+                     // byte << 23 (byte 0 divides by 2^-126, byte 255 by
+                     // +Inf: finite -> +-0) (torchao 0.18 FLOOR/CEIL/EVEN)
+  kF32MulPow2Byte0One,  // fl(x * 2^(127 - byte)) but byte 0 -> 1.0 and
+                        // byte 255 -> NaN (torchao 0.18 RCEIL)
 };
 
+// One library release's behaviour. Names are versioned, `LIBRARY-MODE@VER`
+// (VER a release, or main-COMMIT for unreleased behaviour); the bare
+// `LIBRARY-MODE` is an alias (profile_aliases()) of the newest release.
 struct MxProfile {
   std::string_view name;
   std::string_view summary;
-  std::string_view source;  // repository, file and commit read
+  std::string_view source;    // repository, file and commit read
+  std::string_view versions;  // the library releases this reproduces
+  std::string_view evidence;  // "run: <peer test>" or "read only: <cases>"
   Fmt default_elem;
   int block;  // elements per scale
   ScaleRule scale;
@@ -44,6 +57,8 @@ struct MxProfile {
   bool above_hi_is_nan;      // X > clamp_hi gives the NaN scale (OCP)
   uint8_t nan_byte;          // scale byte for a NaN amax
   uint8_t inf_byte;          // scale byte for an Inf amax
+  bool inf_by_exponent;      // Inf amax instead takes the scale rule with
+                             // E(Inf) = 128, then the clamps (torchao 0.18)
   bool amax_ignores_nan;     // amax by fmaxf: NaN elements do not count
   ApplyRule apply;
   Round elem_round;
@@ -60,8 +75,20 @@ struct Nvfp4Profile {
   std::string_view name;
   std::string_view summary;
   std::string_view source;
+  std::string_view versions;
+  std::string_view evidence;
   Nvfp4Rule rule;
 };
+
+// A bare or older name and the versioned profile it stands for.
+struct ProfileAlias {
+  std::string_view alias;
+  std::string_view target;
+  std::string_view why;  // e.g. "newest release", "name before versioning"
+};
+std::span<const ProfileAlias> profile_aliases();
+// The versioned name an alias stands for, or the name itself.
+std::string_view resolve_profile_name(std::string_view name);
 
 std::span<const MxProfile> mx_profiles();
 std::span<const Nvfp4Profile> nvfp4_profiles();

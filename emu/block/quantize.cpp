@@ -53,7 +53,9 @@ uint32_t block_amax(const MxProfile& p, std::span<const uint32_t> x) {
 
 uint8_t mx_scale_byte(const MxProfile& p, Fmt elem, uint32_t amax) {
   if (is_nan(amax)) return p.nan_byte;
-  if (is_inf(amax)) return p.inf_byte;
+  // torchao 0.18 FLOOR/CEIL/EVEN read Inf's exponent field (128) like any
+  // other amax; the others map Inf to a fixed byte.
+  if (is_inf(amax) && !p.inf_by_exponent) return p.inf_byte;
   int X = 0;
   switch (p.scale) {
     case ScaleRule::kFloor:
@@ -62,8 +64,14 @@ uint8_t mx_scale_byte(const MxProfile& p, Fmt elem, uint32_t amax) {
     case ScaleRule::kCeil:
       X = scale_ceil(amax, elem);
       break;
-    case ScaleRule::kEven:
-      X = scale_even(amax, elem);
+    case ScaleRule::kEven: {
+      const uint32_t rounded = even_rounded_amax(amax, elem);
+      if (is_inf(rounded) && !p.inf_by_exponent) return p.inf_byte;
+      X = f32_exp_field(rounded) - elem_emax(elem);
+      break;
+    }
+    case ScaleRule::kRceilLog2:
+      X = scale_rceil_log2(amax, elem);
       break;
     case ScaleRule::kRceil:
       return scale_rceil(amax, elem, false);
@@ -117,6 +125,24 @@ uint8_t mx_encode_element(const MxProfile& p, Fmt elem, uint8_t scale,
       const uint32_t mult =
           scale == 0 ? kF32One
                      : static_cast<uint32_t>(254 - int{scale}) << 23;
+      code = convert(Fmt::kF32, elem, f32_mul(v, mult), r);
+      break;
+    }
+    case ApplyRule::kF32DivMinNormal: {
+      // torchao 0.18: scale_fp32 = (byte << 23) as f32 clamped to >= 2^-126
+      // (byte 255 is +Inf), data / scale_fp32.
+      constexpr uint32_t kMinNormal = 0x00800000u;
+      const uint32_t div = std::max(uint32_t{scale} << 23, kMinNormal);
+      code = convert(Fmt::kF32, elem, f32_div(v, div), r);
+      break;
+    }
+    case ApplyRule::kF32MulPow2Byte0One: {
+      const uint32_t mult =
+          scale == 0      ? kF32One
+          : scale == 0xFF ? kF32Nan
+                          : static_cast<uint32_t>(convert(
+                                Fmt::kE8M0, Fmt::kF32,
+                                static_cast<uint64_t>(254 - int{scale})));
       code = convert(Fmt::kF32, elem, f32_mul(v, mult), r);
       break;
     }

@@ -1,5 +1,8 @@
 #include "emu/block/scale.h"
 
+#include <bit>
+#include <cmath>
+
 #include "emu/arith.h"
 #include "emu/convert.h"
 #include "emu/round_pack.h"
@@ -29,11 +32,41 @@ int scale_ceil(uint32_t amax, Fmt elem) {
          elem_emax(elem);
 }
 
-int scale_even(uint32_t amax, Fmt elem) {
+uint32_t even_rounded_amax(uint32_t amax, Fmt elem) {
+  const uint32_t a = amax & 0x7FFFFFFFu;
+  if (a > 0x7F800000u) return a;  // NaN preserved (torchao's nan_mask)
   const int m = desc(elem).man_bits;
-  const uint32_t rounded = ((amax & 0x7FFFFFFFu) + (1u << (22 - m))) &
-                           0xFF800000u;
-  return f32_exp_field(rounded) - elem_emax(elem);
+  return (a + (1u << (22 - m))) & 0xFF800000u;
+}
+
+int scale_even(uint32_t amax, Fmt elem) {
+  return f32_exp_field(even_rounded_amax(amax, elem)) - elem_emax(elem);
+}
+
+int scale_rceil_log2(uint32_t amax, Fmt elem) {
+  const uint32_t q = f32_div(amax & 0x7FFFFFFFu, elem_max_f32(elem));
+  if (q == 0) return -1000;
+  // q = 2^E * (1 + f) exactly, f in [0, 1) with at most 23 bits.
+  int E = f32_exp_field(q);
+  uint32_t man = q & 0x7FFFFFu;
+  if (E == -127) {  // subnormal: normalise
+    const int lz = std::countl_zero(man) - 8;  // leading zeros in 24 bits
+    E = -126 - lz;
+    man = (man << lz) & 0x7FFFFFu;
+  }
+  if (man == 0) return E;  // log2 exact
+  if (E == 0) return 1;    // log2f(q) > 0
+  // log2(q) = E + r, 0 < r < 1. The binary32 nearest E + r is E when r is
+  // below half the spacing of binary32 values next to E on the side of
+  // E + r (above E for E > 0; below |E| for E < 0, halved when |E| is a
+  // power of two). r is far (> 2^-45 relative) from that threshold for
+  // every 23-bit f, so the double logarithm decides it exactly.
+  const double r = std::log2(1.0 + std::ldexp(static_cast<double>(man), -23));
+  const int mag_e = E < 0 ? -E : E;
+  const int j = std::bit_width(static_cast<unsigned>(mag_e)) - 1;
+  int spacing_exp = j - 23;
+  if (E < 0 && (mag_e & (mag_e - 1)) == 0) spacing_exp -= 1;
+  return r < std::ldexp(1.0, spacing_exp - 1) ? E : E + 1;
 }
 
 uint32_t amax_over_max(uint32_t amax, Fmt elem) {

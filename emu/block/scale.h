@@ -29,6 +29,16 @@ int scale_ceil(uint32_t amax, Fmt elem);
 // torchao EVEN: amax rounded half-up at the element's mantissa width
 // ((bits + 2^(22 - m)) & 0xFF800000), then FLOOR.
 int scale_even(uint32_t amax, Fmt elem);
+// The amax EVEN takes: rounded half-up at the element's mantissa width
+// (may carry to +Inf past FLT_MAX; NaN stays NaN).
+uint32_t even_rounded_amax(uint32_t amax, Fmt elem);
+
+// torchao 0.18 eager RCEIL (mx_tensor.py@v0.18.0 _to_mx_rceil): the
+// unbiased X = ceil(log2f(q)) for q = fl(amax / max_elem) (f32 division),
+// with log2f rounded to the nearest binary32: for q a few ulps above 2^k
+// the rounded logarithm is exactly k, so X = k (a binade lower than the
+// exact ceil). q = 0 gives -1000 (log2 -> -Inf; the caller clamps).
+int scale_rceil_log2(uint32_t amax, Fmt elem);
 
 // The quotient the remaining modes convert: fl(amax * fl(1 / max_elem)),
 // binary32 round-to-nearest-even, as torchao, TE and CUTLASS compute it.

@@ -350,6 +350,20 @@ bool mx_covers(const MxProfile& p, Fmt elem) {
     default:
       return false;
   }
+  // The rules these kernels implement (checked bit-exact against the
+  // reference in tests/test_fast_quantize.cpp); any other rule declines, and
+  // mx_quantize_* fall back to the reference path.
+  switch (p.apply) {
+    case ApplyRule::kExactDivide:
+    case ApplyRule::kF32MulPow2:
+    case ApplyRule::kF32MulTeRcp:
+    case ApplyRule::kF32MulRcp:
+      break;
+    case ApplyRule::kF32DivMinNormal:     // torchao 0.18
+    case ApplyRule::kF32MulPow2Byte0One:  // torchao 0.18 RCEIL
+      return false;
+  }
+  if (p.scale == ScaleRule::kRceilLog2 || p.inf_by_exponent) return false;
   RoundSpec r;
   r.mode = p.elem_round;
   r.overflow = p.elem_overflow;
