@@ -9,6 +9,7 @@
 
 #include "conformance/vectors/op.h"
 #include "conformance/vectors/vector_file.h"
+#include "conformance/vectors/verify.h"
 
 using namespace mxc;
 

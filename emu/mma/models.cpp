@@ -132,7 +132,7 @@ constexpr std::array kModels = {
         "sm90_mma_fp8_f16", "sm90",
         "mma.sync.aligned.m16n8k32.row.col.f16.{e4m3,e5m2}.{e4m3,e5m2}.f16", 32,
         kFp8, Fmt::kF16, ScaleKind::kNone, kMmaSyncFp8F16, Fmt::kF64,
-        "H100+H200 captures (KM model_validation d_H1x0_fp16, 40000 "
+        "H100+H200 captures (KM model_validation d_H1x0_fp16, 20000 "
         "rows, not in ../shared): FDPA over k mod 4 in {0,1} from +0, "
         "RNE-FP16, then FDPA over {2,3} (L=16, F=25), then C by an RNE "
         "f16 add; e_zero -22 (MMA-Sim Hopper mma f16) is not observable "
