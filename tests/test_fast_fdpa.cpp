@@ -96,7 +96,7 @@ void check_one(const FdpaParams& p, const FdpaOperands& o, Stats& st,
 void run_cases(const FdpaParams& p, Fmt af, Fmt bf, Fmt cf, Fmt sf, int blk,
                int chunks, size_t n, SplitMix64& g, Stats& st,
                const char* what) {
-  const int K = p.L * chunks;
+  const int K = (p.k_block > 0 ? p.k_block : p.L) * chunks;
   std::vector<uint64_t> a(K), b(K), sa, sb;
   for (size_t i = 0; i < n; ++i) {
     const uint64_t r = g.next();
@@ -179,23 +179,33 @@ size_t per_pair() {
 TEST_CASE("fast FDPA kernel equals the reference on every eligible model",
           "[fast][mma]") {
   SplitMix64 g(0xFDDA);
-  for (const MmaModel& m : mma_models()) {
-    if (m.emulate_as != Fmt::kF64) continue;
-    for (Fmt af : m.ab_formats) {
-      for (Fmt bf : m.ab_formats) {
-        if (!kernel_format(af) || !kernel_format(bf)) continue;
-        const std::string what = fmt::format("{} {}x{}", m.name,
-                                             desc(af).name, desc(bf).name);
-        Stats st;
-        for (int chunks : {1, 3}) {
-          run_cases(m.fdpa, af, bf, m.c_fmt, scale_format(m.scales),
-                    scale_block(m.scales), chunks, per_pair(), g, st,
-                    what.c_str());
+  for (const MmaModel& model : mma_models()) {
+    if (model.emulate_as != Fmt::kF64) continue;
+    // Every zero rule (the kernel takes kFixed with either sign rule and
+    // leaves kOperandMin to the reference).
+    for (ZeroExp ze : {ZeroExp::kFixed, ZeroExp::kOperandMin})
+      for (ZeroSign zs : {ZeroSign::kIeee, ZeroSign::kPositive}) {
+        const MmaModel m = with_zero_rules(model, ze, zs);
+        const bool model_rules =
+            ze == model.fdpa.zero_exp && zs == model.fdpa.zero_sign;
+        for (Fmt af : m.ab_formats) {
+          for (Fmt bf : m.ab_formats) {
+            if (!kernel_format(af) || !kernel_format(bf)) continue;
+            const std::string what = fmt::format(
+                "{} {}x{} zero-exp={} zero-sign={}", m.name, desc(af).name,
+                desc(bf).name, zero_exp_name(ze), zero_sign_name(zs));
+            Stats st;
+            for (int chunks : {1, 3}) {
+              run_cases(m.fdpa, af, bf, m.c_fmt, scale_format(m.scales),
+                        scale_block(m.scales), chunks,
+                        model_rules ? per_pair() : per_pair() / 4, g, st,
+                        what.c_str());
+            }
+            INFO(what);
+            CHECK(st.fails == 0);
+          }
         }
-        INFO(what);
-        CHECK(st.fails == 0);
       }
-    }
   }
 }
 
@@ -212,19 +222,27 @@ TEST_CASE("fast FDPA kernel equals the reference beyond the model table",
     for (AccRound rho : rhos) {
       const Fmt cf = rho == AccRound::kRneF16 ? Fmt::kF16 : Fmt::kF32;
       for (int e_zero : {-139, -21, 0}) {
+        // Both zero-sign rules, alternating with e_zero.
+        const ZeroSign zs =
+            e_zero == -21 ? ZeroSign::kIeee : ZeroSign::kPositive;
+        auto prm = [&](int L, int G) {
+          FdpaParams q{L, G, F, rho, e_zero};
+          q.zero_sign = zs;
+          return q;
+        };
         for (Fmt af : fmts) {
           for (Fmt bf : fmts) {
             // T-FDPA, ST-FDPA (E8M0 / 32, UE4M3 / 16), GST (G = 16).
-            run_cases({16, 0, F, rho, e_zero}, af, bf, cf, Fmt::kE8M0, 0, 2,
-                      n, g, st, "t-fdpa");
-            run_cases({32, 0, F, rho, e_zero}, af, bf, cf, Fmt::kE8M0, 32, 1,
-                      n, g, st, "st-fdpa e8m0");
-            run_cases({32, 0, F, rho, e_zero}, af, bf, cf, Fmt::kUE4M3, 16, 1,
-                      n, g, st, "st-fdpa ue4m3");
-            run_cases({64, 16, F, rho, e_zero}, af, bf, cf, Fmt::kUE4M3, 16,
-                      1, n, g, st, "gst ue4m3");
-            run_cases({64, 16, F, rho, e_zero}, af, bf, cf, Fmt::kE8M0, 32, 1,
-                      n, g, st, "gst e8m0");
+            run_cases(prm(16, 0), af, bf, cf, Fmt::kE8M0, 0, 2, n, g, st,
+                      "t-fdpa");
+            run_cases(prm(32, 0), af, bf, cf, Fmt::kE8M0, 32, 1, n, g, st,
+                      "st-fdpa e8m0");
+            run_cases(prm(32, 0), af, bf, cf, Fmt::kUE4M3, 16, 1, n, g, st,
+                      "st-fdpa ue4m3");
+            run_cases(prm(64, 16), af, bf, cf, Fmt::kUE4M3, 16, 1, n, g, st,
+                      "gst ue4m3");
+            run_cases(prm(64, 16), af, bf, cf, Fmt::kE8M0, 32, 1, n, g, st,
+                      "gst e8m0");
           }
         }
       }

@@ -220,51 +220,58 @@ TEST_CASE("fast GEMM equals the reference composition on every eligible model",
                              GemmLayout::kTT};
   const int max_chunks = test::level() <= 0 ? 3 : 5;
   size_t all_elems = 0, all_slow = 0;
-  for (const MmaModel& mdl : mma_models()) {
-    if (mdl.emulate_as != Fmt::kF64) continue;
-    for (Fmt af : mdl.ab_formats) {
-      for (Fmt bf : mdl.ab_formats) {
-        if (!kernel_format(af) || !kernel_format(bf)) continue;
-        const std::string what =
-            fmt::format("{} {}x{}", mdl.name, desc(af).name, desc(bf).name);
-        INFO(what);
-        size_t fails = 0, elems = 0, slow = 0;
-        for (size_t i = 0; i < problems_per_pair(); ++i) {
-          const int M = 1 + static_cast<int>(below(g, 20));
-          const int N = 1 + static_cast<int>(below(g, 40));
-          const int K =
-              mdl.fdpa.L * (1 + static_cast<int>(below(g, max_chunks)));
-          const GemmProblem p =
-              make_problem(mdl, af, bf, M, N, K, lays[below(g, 4)], g);
-          REQUIRE(fast::gemm_covers(mdl, p));
-          const std::vector<uint64_t> ref = reference_gemm(mdl, p);
-          elems += ref.size();
-          for (fast::Isa isa : isas) {
-            size_t fb = 0;
-            const std::vector<uint64_t> got = fast::gemm_fast(mdl, p, isa, &fb);
-            if (isa == fast::Isa::kScalar) slow += fb;
-            for (size_t e = 0; e < ref.size(); ++e) {
-              if (got[e] != ref[e] && ++fails <= 5) {
-                UNSCOPED_INFO(fmt::format(
-                    "{} isa {} M{} N{} K{} {}: elem (m {}, n {}) fast {:#x} "
-                    "ref {:#x} c {:#x}",
-                    what, fast::isa_name(isa), M, N, K, layout_name(p.layout),
-                    e % M, e / M, got[e], ref[e], p.C[e]));
+  for (const MmaModel& model : mma_models()) {
+    if (model.emulate_as != Fmt::kF64) continue;
+    // Models with an instruction structure (C outside, k permutation) are
+    // the reference's alone.
+    if (model.fdpa.k_block != 0) continue;
+    for (ZeroSign zs : {ZeroSign::kIeee, ZeroSign::kPositive}) {
+      const MmaModel mdl = with_zero_rules(model, ZeroExp::kFixed, zs);
+      for (Fmt af : mdl.ab_formats) {
+        for (Fmt bf : mdl.ab_formats) {
+          if (!kernel_format(af) || !kernel_format(bf)) continue;
+          const std::string what =
+              fmt::format("{} {}x{}", mdl.name, desc(af).name, desc(bf).name);
+          INFO(what);
+          size_t fails = 0, elems = 0, slow = 0;
+          for (size_t i = 0; i < problems_per_pair(); ++i) {
+            const int M = 1 + static_cast<int>(below(g, 20));
+            const int N = 1 + static_cast<int>(below(g, 40));
+            const int K =
+                mdl.fdpa.L * (1 + static_cast<int>(below(g, max_chunks)));
+            const GemmProblem p =
+                make_problem(mdl, af, bf, M, N, K, lays[below(g, 4)], g);
+            REQUIRE(fast::gemm_covers(mdl, p));
+            const std::vector<uint64_t> ref = reference_gemm(mdl, p);
+            elems += ref.size();
+            for (fast::Isa isa : isas) {
+              size_t fb = 0;
+              const std::vector<uint64_t> got =
+                  fast::gemm_fast(mdl, p, isa, &fb);
+              if (isa == fast::Isa::kScalar) slow += fb;
+              for (size_t e = 0; e < ref.size(); ++e) {
+                if (got[e] != ref[e] && ++fails <= 5) {
+                  UNSCOPED_INFO(fmt::format(
+                      "{} isa {} M{} N{} K{} {}: elem (m {}, n {}) fast {:#x} "
+                      "ref {:#x} c {:#x}",
+                      what, fast::isa_name(isa), M, N, K, layout_name(p.layout),
+                      e % M, e / M, got[e], ref[e], p.C[e]));
+                }
               }
             }
+            // The hook in gemm() takes the same path.
+            if (gemm(mdl, p) != ref && ++fails <= 5)
+              UNSCOPED_INFO("gemm() differs");
           }
-          // The hook in gemm() takes the same path.
-          if (gemm(mdl, p) != ref && ++fails <= 5)
-            UNSCOPED_INFO("gemm() differs");
+          CHECK(fails == 0);
+          // The fast kernels take elements of every pair (specials, over-wide
+          // codes, overflow to Inf mid-chain and signed sums of zeros go to
+          // mma_dot).
+          CHECK(elems > 0);
+          CHECK(slow < elems);
+          all_elems += elems;
+          all_slow += slow;
         }
-        CHECK(fails == 0);
-        // The fast kernels take elements of every pair (specials, over-wide
-        // codes, overflow to Inf mid-chain and signed sums of zeros go to
-        // mma_dot).
-        CHECK(elems > 0);
-        CHECK(slow < elems);
-        all_elems += elems;
-        all_slow += slow;
       }
     }
   }
@@ -282,8 +289,12 @@ TEST_CASE("fast GEMM: coverage and the paths it leaves", "[fast][mma][gemm]") {
   p.split_k = 2;
   CHECK_FALSE(fast::gemm_covers(m, p));
   p.split_k = 1;
-  const MmaModel& emu = *find_mma_model("sm90_mma_fp8_f32");
-  CHECK_FALSE(fast::gemm_covers(emu, p));
+  // C outside the FDPA / a k permutation / the operand-min zero rule: the
+  // reference composition.
+  CHECK_FALSE(fast::gemm_covers(*find_mma_model("sm90_mma_fp8_f32"), p));
+  CHECK_FALSE(fast::gemm_covers(*find_mma_model("sm90_mma_fp8_f16"), p));
+  CHECK_FALSE(fast::gemm_covers(
+      with_zero_rules(m, ZeroExp::kOperandMin, ZeroSign::kPositive), p));
   const MmaModel& h = *find_mma_model("sm90_wgmma_f16_f32");
   GemmProblem q = p;
   q.a_fmt = q.b_fmt = Fmt::kF16;

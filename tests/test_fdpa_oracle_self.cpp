@@ -449,11 +449,16 @@ TEST_CASE("fdpa oracle: overflow gives Inf even under RZ [SPEC]",
 
 TEST_CASE("fdpa oracle: sign of an exact zero result [research U7]",
           "[fdpa_oracle]") {
-  const Params bw = params(32, 25, Rho::RzF32, -133);
+  Params bw = params(32, 25, Rho::RzF32, -133);
+  bw.zero_sign = Params::ZeroSign::Ieee;
   Operands o = ops("e4m3", "f32", 32);
   for (auto& x : o.a) x = 0x80;  // -0 * +0 = -0 for every product
   o.c = 0x80000000;              // C = -0
   CHECK(fdpa_chain(bw, o) == 0x80000000);
+  // MMA-Sim HEAD / Khattak-Mikaitis: always +0 (ZeroSign::Positive).
+  Params pos = bw;
+  pos.zero_sign = Params::ZeroSign::Positive;
+  CHECK(fdpa_chain(pos, o) == 0x0);
   o.a[7] = 0x00;  // one +0 product -> +0
   CHECK(fdpa_chain(bw, o) == 0x0);
   // Cancellation x - x gives +0.
@@ -466,6 +471,108 @@ TEST_CASE("fdpa oracle: sign of an exact zero result [research U7]",
   CHECK(fdpa_chain(bw, c) == 0x0);
 }
 
+TEST_CASE(
+    "fdpa oracle: a negative sum that underflows: -0 (ieee), +0 "
+    "(positive) [research U7]",
+    "[fdpa_oracle]") {
+  // ST-FDPA e4m3, scales 2^-75 each: -1 * 1 * 2^-150 lies below the f32
+  // subnormal 2^-149; S != 0 and RZ-FP32 gives a zero of V's sign (IEEE).
+  Params st = params(32, 25, Rho::RzF32, -133);
+  Operands o = ops("e4m3", "f32", 32);
+  o.scale_fmt = "e8m0";
+  o.scale_block = 32;
+  o.sa = {127 - 75};
+  o.sb = {127 - 75};
+  o.a[0] = 0xB8;  // -1.0
+  o.b[0] = 0x38;  // 1.0
+  st.zero_sign = Params::ZeroSign::Ieee;
+  CHECK(fdpa_chain(st, o) == 0x80000000);
+  st.zero_sign = Params::ZeroSign::Positive;
+  CHECK(fdpa_chain(st, o) == 0x0);
+}
+
+TEST_CASE(
+    "fdpa oracle: zero-term exponent, fixed e_zero vs operand-min "
+    "(MMA-Sim HEAD extract_significand_exponent)",
+    "[fdpa_oracle]") {
+  // Hopper FP8 (L=32, F=13, RZ-E8M13). A[0] = +0 against B[0] = 448 =
+  // 1.75 * 2^8; every other product 0 * 0; C = (1 + 2^-12 + 2^-13) * 2^-120
+  // (f32 0x03800C00).
+  Params h = params(32, 13, Rho::RzE8M13, -133);
+  Operands o = ops("e4m3", "f32", 32);
+  o.b[0] = 0x7E;
+  o.c = 0x03800C00;
+  // fixed: zero terms at -133, e_max = -120 (C), window 2^-133: C whole.
+  CHECK(fdpa_chain(h, o) == 0x03800C00);
+  // operand-min: the zero product aligns at -126 + 8 = -118 > -120; window
+  // 2^-131 drops C's 2^-132 and 2^-133 bits: 2^-120.
+  h.zero_exp = Params::ZeroExp::OperandMin;
+  CHECK(fdpa_chain(h, o) == 0x03800000);
+
+  // GST (MXFP4, G=16, F=35): block 0 (groups 0, 1) all-zero products under
+  // scale 2^100; block 1 has 1.0 * 1.0 at scale 1. fixed: the zero groups
+  // sit at e_zero, D = 1.0. operand-min: an all-zero group keeps
+  // e_SA + e_SB = 100, the window unit 2^65 truncates the 1.0 away: +0.
+  Params g = params(64, 35, Rho::RzF32, -139, 16);
+  Operands q = ops("e2m1", "f32", 64);
+  q.scale_fmt = "e8m0";
+  q.scale_block = 32;
+  q.sa = {127 + 100, 127};
+  q.sb = {127, 127};
+  q.a[32] = 0x2;  // e2m1 1.0
+  q.b[32] = 0x2;
+  CHECK(fdpa_chain(g, q) == kF32_one);
+  g.zero_exp = Params::ZeroExp::OperandMin;
+  CHECK(fdpa_chain(g, q) == 0x0);
+}
+
+TEST_CASE(
+    "fdpa oracle: k permutation and C outside the FDPA (sm90 mma.sync "
+    "FP8 structure)",
+    "[fdpa_oracle]") {
+  // f16 output, L=16, F=25: e5m2 products 2048 (k=0), 1 (k=1), 1 (k=2).
+  Operands o = ops("e5m2", "f16", 32);
+  o.a[0] = 0x68;  // 2^11
+  o.b[0] = 0x3C;  // 1.0
+  o.a[1] = o.b[1] = 0x3C;
+  o.a[2] = o.b[2] = 0x3C;
+  o.c = 0x3C00;  // 1.0
+  Params p = params(16, 25, Rho::RneF16, -22);
+  p.k_block = 32;
+  // Increasing k, C inside: 2048+1+1+1 = 2051 in one FDPA, RNE f16 (ulp 2,
+  // tie) -> 2052 = 0x6802.
+  CHECK(fdpa_chain(p, o) == 0x6802);
+  // k mod 4 in {0,1} first: 2048+1 = 2049 -> 2048 (tie to even); then {2,3}:
+  // 2048+1 -> 2048; C outside: 2048 + 1 -> 2048 = 0x6800.
+  p.k_period = 4;
+  p.k_run = 2;
+  p.c_outside = true;
+  CHECK(fdpa_chain(p, o) == 0x6800);
+  // Same order, C inside (first chunk's addend): 2048+1+1 = 2050, then
+  // +1 = 2051 -> 2052.
+  p.c_outside = false;
+  CHECK(fdpa_chain(p, o) == 0x6802);
+
+  // f32: P = 1.0 (e4m3 1 x 1), C = 1.5 * 2^-24 (0x33C00000). C inside with
+  // RZ-FP32: 1 + 1.5 * 2^-24 -> 1.0. C outside, RNE add: 0.75 ulp -> up.
+  Operands f = ops("e4m3", "f32", 32);
+  f.a[0] = f.b[0] = 0x38;
+  f.c = 0x33C00000;
+  Params q = params(32, 25, Rho::RzF32, -133);
+  CHECK(fdpa_chain(q, f) == kF32_one);
+  q.k_block = 32;
+  q.c_outside = true;
+  CHECK(fdpa_chain(q, f) == 0x3F800001);
+  // Inconsistent structures are refused.
+  Params bad = params(16, 25, Rho::RneF16, -22);
+  bad.k_period = 4;
+  bad.k_run = 2;
+  CHECK_THROWS_AS(fdpa_chain(bad, o), std::invalid_argument);  // no k_block
+  bad.k_block = 32;
+  bad.k_run = 1;  // 4 chunks of 8 != L
+  CHECK_THROWS_AS(fdpa_chain(bad, o), std::invalid_argument);
+}
+
 TEST_CASE("fdpa oracle: subnormal results and TF32 truncation",
           "[fdpa_oracle]") {
   // bf16 2^-75 * 2^-74 = 2^-149 (sig 2^14, frac 14, exp -149), the f32 min
@@ -476,9 +583,14 @@ TEST_CASE("fdpa oracle: subnormal results and TF32 truncation",
   o.a[0] = 0x1A00;  // 2^-75: E = 52 -> 52 << 7
   o.b[0] = 0x1A80;  // 2^-74: E = 53
   CHECK(fdpa_chain(amp, o) == 0x00000001);
-  // RZ-E8M13: granularity 2^-139, so 2^-149 truncates to 0 (sign of V kept).
+  // RZ-E8M13: granularity 2^-139, so 2^-149 truncates to 0 (sign of V kept
+  // under ZeroSign::Ieee; +0 under Positive).
   o.a[0] = 0x9A00;  // -2^-75
-  CHECK(fdpa_chain(params(8, 24, Rho::RzE8M13, -132), o) == 0x80000000);
+  Params e813 = params(8, 24, Rho::RzE8M13, -132);
+  e813.zero_sign = Params::ZeroSign::Ieee;
+  CHECK(fdpa_chain(e813, o) == 0x80000000);
+  e813.zero_sign = Params::ZeroSign::Positive;
+  CHECK(fdpa_chain(e813, o) == 0x0);
   CHECK(fdpa_chain(amp, o) == 0x80000001);
   // TF32 drops the low 13 bits of the f32 pattern: 1 + 2^-23 reads as 1.0.
   Operands t = ops("tf32", "f32", 4);

@@ -143,6 +143,16 @@ uint64_t run_oracle(const MmaModel& m, const Case& c) {
   p.F = m.fdpa.F;
   p.rho = oracle_rho(m.fdpa.rho);
   p.e_zero = m.fdpa.e_zero;
+  p.zero_exp = m.fdpa.zero_exp == ZeroExp::kFixed
+                   ? fo::Params::ZeroExp::Fixed
+                   : fo::Params::ZeroExp::OperandMin;
+  p.zero_sign = m.fdpa.zero_sign == ZeroSign::kIeee
+                    ? fo::Params::ZeroSign::Ieee
+                    : fo::Params::ZeroSign::Positive;
+  p.k_block = m.fdpa.k_block;
+  p.k_period = m.fdpa.k_period;
+  p.k_run = m.fdpa.k_run;
+  p.c_outside = m.fdpa.c_outside;
   return fo::fdpa_chain(p, oracle_operands(m, c));
 }
 
@@ -150,27 +160,36 @@ uint64_t run_oracle(const MmaModel& m, const Case& c) {
 
 TEST_CASE("every MMA model matches the arbitrary-precision reference",
           "[mma][oracle]") {
-  const int per_pair = test::level() <= 0 ? 40 : 400;
   SplitMix64 g(0x3A3A);
   uint64_t total = 0;
-  for (const MmaModel& m : mma_models()) {
-    for (Fmt af : m.ab_formats) {
-      for (Fmt bf : m.ab_formats) {
-        uint64_t bad = 0;
-        for (int i = 0; i < per_pair; ++i) {
-          const int K = m.k * (1 + static_cast<int>(g.next() % 2));
-          const Case c = random_case(g, m, af, bf, K);
-          const uint64_t got = run_model(m, c), want = run_oracle(m, c);
-          ++total;
-          if (got != want && ++bad <= 3) {
-            UNSCOPED_INFO(fmt::format("{} {}x{} K={}: got {:08X} want {:08X}",
-                                      m.name, desc(af).name, desc(bf).name, K,
-                                      got, want));
+  for (const MmaModel& model : mma_models()) {
+    // The model's zero rules, and every other variant on fewer cases.
+    for (ZeroExp ze : {ZeroExp::kFixed, ZeroExp::kOperandMin})
+      for (ZeroSign zs : {ZeroSign::kIeee, ZeroSign::kPositive}) {
+        const MmaModel m = with_zero_rules(model, ze, zs);
+        const bool own =
+            ze == model.fdpa.zero_exp && zs == model.fdpa.zero_sign;
+        const int per_pair = (test::level() <= 0 ? 40 : 400) / (own ? 1 : 4);
+        for (Fmt af : m.ab_formats) {
+          for (Fmt bf : m.ab_formats) {
+            uint64_t bad = 0;
+            for (int i = 0; i < per_pair; ++i) {
+              const int K = m.k * (1 + static_cast<int>(g.next() % 2));
+              const Case c = random_case(g, m, af, bf, K);
+              const uint64_t got = run_model(m, c), want = run_oracle(m, c);
+              ++total;
+              if (got != want && ++bad <= 3) {
+                UNSCOPED_INFO(fmt::format(
+                    "{} {}x{} K={} zero-exp={} zero-sign={}: got {:08X} want "
+                    "{:08X}",
+                    m.name, desc(af).name, desc(bf).name, K, zero_exp_name(ze),
+                    zero_sign_name(zs), got, want));
+              }
+            }
+            CHECK(bad == 0);
           }
         }
-        CHECK(bad == 0);
       }
-    }
   }
   CHECK(total > (test::level() <= 0 ? 1000u : 10000u));
 }

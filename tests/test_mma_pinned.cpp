@@ -181,3 +181,70 @@ TEST_CASE("GEMM layouts read the same logical matrices", "[mma][gemm]") {
     }
   }
 }
+
+// Issue 12: the zero rules and the mma.sync FP8 structure on the emulator,
+// with the expectations derived by hand in tests/test_fdpa_oracle_self.cpp
+// (same operands, same bits).
+TEST_CASE("zero-term exponent: fixed vs operand-min (MMA-Sim HEAD)",
+          "[mma][pinned]") {
+  const MmaModel* h = find_mma_model("sm90_wgmma_fp8_f32");
+  REQUIRE(h != nullptr);
+  std::vector<uint64_t> a(32, 0), b(32, 0);
+  b[0] = 0x7E;                    // 448 against A[0] = +0
+  const uint64_t c = 0x03800C00;  // (1 + 2^-12 + 2^-13) * 2^-120
+  const MmaModel fixed =
+      with_zero_rules(*h, ZeroExp::kFixed, ZeroSign::kPositive);
+  const MmaModel opmin =
+      with_zero_rules(*h, ZeroExp::kOperandMin, ZeroSign::kPositive);
+  CHECK(mma_dot(fixed, Fmt::kE4M3, Fmt::kE4M3, a, b, c) == 0x03800C00);
+  CHECK(mma_dot(opmin, Fmt::kE4M3, Fmt::kE4M3, a, b, c) == 0x03800000);
+
+  const MmaModel* g = find_mma_model("sm100_tcgen05_mxf4");
+  REQUIRE(g != nullptr);
+  std::vector<uint64_t> x(64, 0), y(64, 0);
+  x[32] = y[32] = 0x2;  // e2m1 1.0
+  const std::vector<uint64_t> sa = {127 + 100, 127}, sb = {127, 127};
+  CHECK(mma_dot(with_zero_rules(*g, ZeroExp::kFixed, ZeroSign::kPositive),
+                Fmt::kE2M1, Fmt::kE2M1, x, y, 0, sa, sb) == 0x3F800000);
+  CHECK(mma_dot(with_zero_rules(*g, ZeroExp::kOperandMin, ZeroSign::kPositive),
+                Fmt::kE2M1, Fmt::kE2M1, x, y, 0, sa, sb) == 0);
+}
+
+TEST_CASE("sign of a zero result: ieee vs positive", "[mma][pinned]") {
+  const MmaModel* m = find_mma_model("sm100_tcgen05_f8f6f4_f32");
+  REQUIRE(m != nullptr);
+  std::vector<uint64_t> a(32, 0x80), b(32, 0);  // every product -0
+  const MmaModel ieee = with_zero_rules(*m, ZeroExp::kFixed, ZeroSign::kIeee);
+  CHECK(mma_dot(ieee, Fmt::kE4M3, Fmt::kE4M3, a, b, 0x80000000) == 0x80000000);
+  CHECK(mma_dot(*m, Fmt::kE4M3, Fmt::kE4M3, a, b, 0x80000000) == 0);  // default
+  // A negative sum below the f32 subnormals (ST-FDPA, scales 2^-75 each).
+  const MmaModel* st = find_mma_model("sm100_tcgen05_mxf8f6f4");
+  std::vector<uint64_t> x(32, 0), y(32, 0);
+  x[0] = 0xB8;
+  y[0] = 0x38;
+  const std::vector<uint64_t> s = {127 - 75};
+  CHECK(mma_dot(with_zero_rules(*st, ZeroExp::kFixed, ZeroSign::kIeee),
+                Fmt::kE4M3, Fmt::kE4M3, x, y, 0, s, s) == 0x80000000);
+  CHECK(mma_dot(*st, Fmt::kE4M3, Fmt::kE4M3, x, y, 0, s, s) == 0);
+}
+
+TEST_CASE("mma.sync FP8 on sm_90: C outside, k mod 4 grouping (captures)",
+          "[mma][pinned]") {
+  const MmaModel* f16 = find_mma_model("sm90_mma_fp8_f16");
+  const MmaModel* f32 = find_mma_model("sm90_mma_fp8_f32");
+  REQUIRE(f16 != nullptr);
+  REQUIRE(f32 != nullptr);
+  std::vector<uint64_t> a(32, 0), b(32, 0);
+  a[0] = 0x68;  // e5m2 2048
+  b[0] = 0x3C;
+  a[1] = b[1] = a[2] = b[2] = 0x3C;
+  // {0,1}: 2049 -> 2048; {2,3}: 2049 -> 2048; + C = 1: 2049 -> 2048.
+  CHECK(mma_dot(*f16, Fmt::kE5M2, Fmt::kE5M2, a, b, 0x3C00) == 0x6800);
+  std::vector<uint64_t> x(32, 0), y(32, 0);
+  x[0] = y[0] = 0x38;
+  // 1.0 + 1.5 * 2^-24 by an RNE f32 add: 1 + 2^-23.
+  CHECK(mma_dot(*f32, Fmt::kE4M3, Fmt::kE4M3, x, y, 0x33C00000) == 0x3F800001);
+  // The wgmma path keeps C inside its FDPA (RZ-E8M13): 1.0.
+  CHECK(mma_dot(*find_mma_model("sm90_wgmma_fp8_f32"), Fmt::kE4M3, Fmt::kE4M3,
+                x, y, 0x33C00000) == 0x3F800000);
+}

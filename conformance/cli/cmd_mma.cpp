@@ -52,6 +52,18 @@ int run_models(bool verbose) {
       for (Fmt f : m.ab_formats) fmts += fmt::format(" {}", desc(f).name);
       fmt::print("    ptx: {}\n    A/B formats:{}\n    source: {}\n", m.ptx,
                  fmts, m.source);
+      fmt::print("    zero rules: zero-exp={} zero-sign={}\n",
+                 zero_exp_name(m.fdpa.zero_exp),
+                 zero_sign_name(m.fdpa.zero_sign));
+      if (m.fdpa.k_block > 0) {
+        fmt::print("    per instruction of k={}: {}{}\n", m.fdpa.k_block,
+                   m.fdpa.k_period > 0
+                       ? fmt::format("chunks by k mod {} in runs of {}; ",
+                                     m.fdpa.k_period, m.fdpa.k_run)
+                       : std::string(),
+                   m.fdpa.c_outside ? "products from +0, then C by an RNE add"
+                                    : "C is the first chunk's addend");
+      }
     }
   }
   return 0;
@@ -60,15 +72,28 @@ int run_models(bool verbose) {
 struct MmaOptions {
   std::string model, a_fmt = "e4m3", b_fmt = "e4m3";
   int k = 0;
+  std::string zero_exp, zero_sign;  // empty: the model's
 };
 
 int run_mma(const MmaOptions& o) {
-  const MmaModel* m = find_mma_model(o.model);
-  if (m == nullptr) {
+  const MmaModel* found = find_mma_model(o.model);
+  if (found == nullptr) {
     std::fprintf(stderr, "mxc mma: error: unknown model '%s' (see mxc models)\n",
                  o.model.c_str());
     return 2;
   }
+  const auto ze =
+      o.zero_exp.empty() ? found->fdpa.zero_exp : parse_zero_exp(o.zero_exp);
+  const auto zs = o.zero_sign.empty() ? found->fdpa.zero_sign
+                                      : parse_zero_sign(o.zero_sign);
+  if (!ze || !zs) {
+    std::fprintf(stderr,
+                 "mxc mma: error: --zero-exp takes fixed|operand-min, "
+                 "--zero-sign takes ieee|positive\n");
+    return 2;
+  }
+  const MmaModel model = with_zero_rules(*found, *ze, *zs);
+  const MmaModel* m = &model;
   const auto fa = parse_format(o.a_fmt), fb = parse_format(o.b_fmt);
   auto allowed = [&](std::optional<Fmt> f) {
     if (!f) return false;
@@ -85,9 +110,10 @@ int run_mma(const MmaOptions& o) {
   }
   const int K = o.k > 0 ? o.k : m->k;
   const int blk = scale_block(m->scales);
-  if (K % m->fdpa.L != 0 || (blk > 0 && K % blk != 0)) {
-    std::fprintf(stderr, "mxc mma: error: --k %d is not a multiple of L=%d\n",
-                 K, m->fdpa.L);
+  const int step = m->fdpa.k_block > 0 ? m->fdpa.k_block : m->fdpa.L;
+  if (K % step != 0 || (blk > 0 && K % blk != 0)) {
+    std::fprintf(stderr, "mxc mma: error: --k %d is not a multiple of %s=%d\n",
+                 K, m->fdpa.k_block > 0 ? "the instruction's k" : "L", step);
     return 2;
   }
   const size_t ns = blk > 0 ? static_cast<size_t>(K / blk) : 0;
@@ -108,8 +134,16 @@ int run_mma(const MmaOptions& o) {
                     : i < want - 1 ? sfmt
                                    : m->c_fmt;
       const auto x = parse_hex(tok, &why);
-      if (!x || (*x & ~desc(f).storage_mask()) != 0) {
-        if (x) why = fmt::format("wider than {}", desc(f).name);
+      const bool operand = i < 2 * static_cast<size_t>(K);
+      if (!x || (operand ? !operand_code_ok(f, *x)
+                         : (*x & ~desc(f).storage_mask()) != 0)) {
+        if (x && f == Fmt::kTF32) {
+          why =
+              "not a tf32 operand (an f32 bit pattern whose low 13 bits are "
+              "zero)";
+        } else if (x) {
+          why = fmt::format("wider than {}", desc(f).name);
+        }
         std::fprintf(stderr, "<stdin>:%ld: error: token %zu '%s': %s\n",
                      line_no, i + 1, tok.c_str(), why.c_str());
         bad = true;
@@ -158,13 +192,23 @@ void add_mma(CLI::App& app, int& exit_code) {
       "mma",
       "Compute D = A.B + C for one output element per stdin line through an "
       "instruction model. Line: K hex A elements, K hex B elements, K/blk A "
-      "scales, K/blk B scales (block-scaled models only), C. Prints D's hex.");
+      "scales, K/blk B scales (block-scaled models only), C. Prints D's hex. "
+      "TF32 operands are f32 bit patterns with the low 13 bits "
+      "zero (8 hex digits).");
   c->add_option("--model", o->model, "model name (mxc models)")->required();
   c->add_option("--a-fmt", o->a_fmt, "A element format")->capture_default_str();
   c->add_option("--b-fmt", o->b_fmt, "B element format")->capture_default_str();
   c->add_option("--k", o->k,
                 "K per line (default: the instruction's K; a multiple of L "
                 "chains FDPAs in increasing k)");
+  c->add_option("--zero-exp", o->zero_exp,
+                "alignment exponent of zero terms: fixed (the model's e_zero) "
+                "or operand-min (a zero operand has exponent -126, MMA-Sim "
+                "HEAD); default: the model's (docs/models.md)");
+  c->add_option("--zero-sign", o->zero_sign,
+                "sign of a zero result: ieee (-0 from all -0 terms or a "
+                "negative underflow) or positive (always +0, MMA-Sim and "
+                "Khattak-Mikaitis); default: the model's");
   c->callback([o, &exit_code] { exit_code = run_mma(*o); });
 }
 

@@ -24,7 +24,7 @@ struct GenOptions {
   // Convenience flags for the common keys.
   std::string from, to, round, overflow, profile, elem, model, a_fmt, b_fmt,
       elem_a, elem_b, out_fmt, k, block, blocks, relu, sr, layout, m, n,
-      split_k;
+      split_k, zero_exp, zero_sign;
 };
 
 int run_gen(const GenOptions& o) {
@@ -39,7 +39,8 @@ int run_gen(const GenOptions& o) {
       {"elem-a", &o.elem_a},   {"elem-b", &o.elem_b}, {"out", &o.out_fmt},
       {"k", &o.k},             {"block", &o.block},   {"blocks", &o.blocks},
       {"relu", &o.relu},       {"sr", &o.sr},         {"layout", &o.layout},
-      {"m", &o.m},             {"n", &o.n},           {"split-k", &o.split_k}};
+      {"m", &o.m},             {"n", &o.n},           {"split-k", &o.split_k},
+      {"zero-exp", &o.zero_exp}, {"zero-sign", &o.zero_sign}};
   for (const auto& [k, v] : keys) {
     if (!v->empty()) h.kv[k] = *v;
   }
@@ -203,6 +204,12 @@ void add_vectors(CLI::App& app, int& exit_code) {
   gc->add_option("--m", g->m, "gemm: M");
   gc->add_option("--n", g->n, "gemm: N");
   gc->add_option("--split-k", g->split_k, "gemm: K slices, FP32 reduction");
+  gc->add_option("--zero-exp", g->zero_exp,
+                 "mma, gemm: zero-term exponent, fixed | operand-min "
+                 "(default: the model's, docs/models.md)");
+  gc->add_option("--zero-sign", g->zero_sign,
+                 "mma, gemm: sign of a zero result, ieee | positive "
+                 "(default: the model's)");
   gc->callback([g, &exit_code] { exit_code = run_gen(*g); });
 
   auto v = std::make_shared<VerifyCli>();

@@ -311,23 +311,29 @@ struct Term {
   bool zero = false;  // "zero term": aligns at e_zero
 };
 
-uint64_t one_fdpa(const Params& prm, const Prepared& p, std::size_t k0,
-                  uint64_t c_bits) {
+// One FDPA over the L products ks[0..L-1] (in this order) and addend c.
+uint64_t one_fdpa(const Params& prm, const Prepared& p,
+                  const std::vector<std::size_t>& ks, uint64_t c_bits) {
   const auto L = static_cast<std::size_t>(prm.L);
   const Val c = decode(p.lc, c_bits, "c");
   const bool gst = prm.G > 0;
   const auto G = static_cast<std::size_t>(gst ? prm.G : 1);
+  const bool fixed = prm.zero_exp == Params::ZeroExp::Fixed;
+  // Exponent of a value in the step-2 sums: a zero is -126 under OperandMin.
+  auto ex = [&](const Val& v) {
+    return (!fixed && v.is_zero()) ? -126 : v.exp;
+  };
 
-  // The scales used by product k: its own (T/ST) or its group's first k (GST).
-  auto scale_index = [&](std::size_t k) {
-    return gst ? k0 + ((k - k0) / G) * G : k;
+  // The scales used by product i: its own (T/ST) or its group's first (GST).
+  auto scale_index = [&](std::size_t i) {
+    return gst ? ks[(i / G) * G] : ks[i];
   };
 
   // Step 1: specials.
   SpecialScan sp;
-  for (std::size_t k = k0; k < k0 + L; ++k) {
-    const std::size_t ks = scale_index(k);
-    sp.product(p.a[k], p.b[k], scale_a(p, ks), scale_b(p, ks));
+  for (std::size_t i = 0; i < L; ++i) {
+    const std::size_t k = ks[i], kS = scale_index(i);
+    sp.product(p.a[k], p.b[k], scale_a(p, kS), scale_b(p, kS));
   }
   sp.value(c);
   if (sp.any()) {
@@ -339,26 +345,27 @@ uint64_t one_fdpa(const Params& prm, const Prepared& p, std::size_t k0,
   std::vector<Term> terms;
   terms.reserve(L / G + 1);
   if (!gst) {
-    for (std::size_t k = k0; k < k0 + L; ++k) {
+    for (std::size_t i = 0; i < L; ++i) {
+      const std::size_t k = ks[i];
       const Val &a = p.a[k], &b = p.b[k];
       const Val &sa = scale_a(p, k), &sb = scale_b(p, k);
       Term t;
       t.neg = a.neg != b.neg;
       t.mag = cpp_int(a.sig) * b.sig * sa.sig * sb.sig;
       t.frac = a.mbits + b.mbits + sa.mbits + sb.mbits;
-      t.exp = a.exp + b.exp + sa.exp + sb.exp;
-      t.zero = (t.mag == 0);
+      t.exp = ex(a) + ex(b) + ex(sa) + ex(sb);
+      t.zero = fixed && (t.mag == 0);
       terms.push_back(std::move(t));
     }
   } else {
     // P in units of 2^(emin_a + emin_b - mbits_a - mbits_b).
     const int ebase = p.la.emin() + p.lb.emin();
     const int unit_frac = p.la.mbits + p.lb.mbits - ebase;
-    for (std::size_t g0 = k0; g0 < k0 + L; g0 += G) {
+    for (std::size_t g0 = 0; g0 < L; g0 += G) {
       cpp_int P = 0;
       bool all_zero = true, all_zero_neg = true;
-      for (std::size_t k = g0; k < g0 + G; ++k) {
-        const Val &a = p.a[k], &b = p.b[k];
+      for (std::size_t i = g0; i < g0 + G; ++i) {
+        const Val &a = p.a[ks[i]], &b = p.b[ks[i]];
         const bool neg = a.neg != b.neg;
         if (a.sig == 0 || b.sig == 0) {
           all_zero_neg = all_zero_neg && neg;
@@ -372,13 +379,13 @@ uint64_t one_fdpa(const Params& prm, const Prepared& p, std::size_t k0,
         else
           P += m;
       }
-      const Val &sa = scale_a(p, g0), &sb = scale_b(p, g0);
+      const Val &sa = scale_a(p, ks[g0]), &sb = scale_b(p, ks[g0]);
       const uint64_t ssig = sa.sig * sb.sig;
       Term t;
       t.mag = abs(P) * ssig;
       t.frac = unit_frac + sa.mbits + sb.mbits;
-      t.exp = sa.exp + sb.exp;
-      t.zero = all_zero || ssig == 0;
+      t.exp = ex(sa) + ex(sb);
+      t.zero = fixed && (all_zero || ssig == 0);
       // Sign: that of P; an all-zero group follows the IEEE sum of zeros.
       t.neg = P < 0 || (P == 0 && all_zero && all_zero_neg);
       terms.push_back(std::move(t));
@@ -389,8 +396,8 @@ uint64_t one_fdpa(const Params& prm, const Prepared& p, std::size_t k0,
     t.neg = c.neg;
     t.mag = c.sig;
     t.frac = c.mbits;
-    t.exp = c.exp;
-    t.zero = (c.sig == 0);
+    t.exp = ex(c);
+    t.zero = fixed && (c.sig == 0);
     terms.push_back(std::move(t));
   }
 
@@ -423,13 +430,74 @@ uint64_t one_fdpa(const Params& prm, const Prepared& p, std::size_t k0,
   }
 
   // Step 6: exact zero.
+  const bool positive = prm.zero_sign == Params::ZeroSign::Positive;
   if (S == 0) {
     bool all_neg_zero = true;
-    for (const Term& t : terms) all_neg_zero = all_neg_zero && t.zero && t.neg;
-    return zero_bits(p.c_is_f16, all_neg_zero);
+    for (const Term& t : terms)
+      all_neg_zero = all_neg_zero && t.mag == 0 && t.neg;
+    return zero_bits(p.c_is_f16, all_neg_zero && !positive);
   }
-  // Step 5: one rounding.
-  return round_out(S < 0, abs(S), e_max - prm.F, prm.rho);
+  // Step 5: one rounding; an underflow to zero is +0 under Positive.
+  const uint64_t d = round_out(S < 0, abs(S), e_max - prm.F, prm.rho);
+  const uint64_t sign = p.c_is_f16 ? 0x8000u : 0x80000000u;
+  return (positive && (d & ~sign) == 0) ? 0 : d;
+}
+
+// Round (-1)^neg * mag * 2^lsb (mag > 0) to nearest even f32: subnormals,
+// overflow to Inf.
+uint64_t round_rne_f32(bool neg, const cpp_int& mag, int lsb) {
+  const int E = lsb + static_cast<int>(boost::multiprecision::msb(mag));
+  const int Eeff = std::max(E, -126);
+  const int sh = (Eeff - 23) - lsb;
+  cpp_int r;
+  if (sh <= 0) {
+    r = mag << -sh;
+  } else {
+    r = mag >> sh;
+    const cpp_int rem = mag - (r << sh);
+    const cpp_int half = cpp_int(1) << (sh - 1);
+    if (rem > half || (rem == half && (r & 1) != 0)) ++r;
+  }
+  auto ri = r.convert_to<uint64_t>();
+  int e = Eeff;
+  if (ri == (uint64_t{1} << 24)) {
+    ri >>= 1;
+    ++e;
+  }
+  uint64_t bits;
+  if (ri < (uint64_t{1} << 23)) {
+    bits = ri;  // subnormal or zero
+  } else if (e > 127) {
+    bits = 0x7F800000u;
+  } else {
+    bits = (static_cast<uint64_t>(e + 127) << 23) | (ri - (uint64_t{1} << 23));
+  }
+  return bits | (neg ? 0x80000000u : 0u);
+}
+
+// c_outside: x + y in c_fmt (IEEE add, round to nearest even once).
+uint64_t add_rne(const Params& prm, const Prepared& p, uint64_t xb,
+                 uint64_t yb) {
+  const Val x = decode(p.lc, xb, "sum"), y = decode(p.lc, yb, "c");
+  if (x.kind == Kind::NaN || y.kind == Kind::NaN) return nan_bits(p.c_is_f16);
+  if (x.kind == Kind::Inf || y.kind == Kind::Inf) {
+    if (x.kind == Kind::Inf && y.kind == Kind::Inf && x.neg != y.neg)
+      return nan_bits(p.c_is_f16);
+    return inf_bits(p.c_is_f16, x.kind == Kind::Inf ? x.neg : y.neg);
+  }
+  const int lsb = std::min(x.exp - x.mbits, y.exp - y.mbits);
+  cpp_int sx = cpp_int(x.sig) << (x.exp - x.mbits - lsb);
+  cpp_int sy = cpp_int(y.sig) << (y.exp - y.mbits - lsb);
+  if (x.neg) sx = -sx;
+  if (y.neg) sy = -sy;
+  const cpp_int sum = sx + sy;
+  const bool positive = prm.zero_sign == Params::ZeroSign::Positive;
+  if (sum == 0) {
+    // IEEE: x + (-x) = +0 under RNE; -0 + -0 = -0.
+    return zero_bits(p.c_is_f16, x.neg && y.neg && !positive);
+  }
+  if (p.c_is_f16) return round_out(sum < 0, abs(sum), lsb, Rho::RneF16);
+  return round_rne_f32(sum < 0, abs(sum), lsb);
 }
 
 // "num/den" of m * 2^e, reduced.
@@ -457,8 +525,40 @@ uint64_t fdpa_chain(const Params& prm, const Operands& o) {
   if ((prm.rho == Rho::RneF16) != p.c_is_f16)
     bad("rho does not match c_fmt (RneF16 <-> f16, RzF32/RzE8M13 <-> f32)");
 
+  // Step 7 and its variants: the k of each chunk, in order.
+  if (prm.k_block < 0) bad("k_block must be >= 0");
+  const auto kb =
+      static_cast<std::size_t>(prm.k_block == 0 ? p.K : prm.k_block);
+  if (prm.k_block == 0 && (prm.k_period != 0 || prm.c_outside))
+    bad("k_period / c_outside need k_block > 0");
+  if (p.K % kb != 0 || kb % L != 0)
+    bad("K must be a multiple of k_block, itself of L");
+  if (prm.k_period != 0 &&
+      (prm.k_period < 0 || prm.k_run <= 0 || kb % prm.k_period != 0 ||
+       prm.k_period % prm.k_run != 0 ||
+       static_cast<std::size_t>(prm.k_period / prm.k_run) * L != kb))
+    bad("k_period / k_run do not split an instruction into chunks of L");
   uint64_t d = o.c;
-  for (std::size_t k0 = 0; k0 < p.K; k0 += L) d = one_fdpa(prm, p, k0, d);
+  for (std::size_t i0 = 0; i0 < p.K; i0 += kb) {
+    std::vector<std::size_t> order;
+    if (prm.k_period == 0) {
+      for (std::size_t k = i0; k < i0 + kb; ++k) order.push_back(k);
+    } else {
+      const auto P = static_cast<std::size_t>(prm.k_period);
+      const auto R = static_cast<std::size_t>(prm.k_run);
+      for (std::size_t r0 = 0; r0 < P; r0 += R)
+        for (std::size_t k = i0; k < i0 + kb; ++k)
+          if ((k - i0) % P >= r0 && (k - i0) % P < r0 + R) order.push_back(k);
+    }
+    uint64_t acc = prm.c_outside ? 0 : d;
+    for (std::size_t j = 0; j < kb; j += L) {
+      const std::vector<std::size_t> ks(
+          order.begin() + static_cast<std::ptrdiff_t>(j),
+          order.begin() + static_cast<std::ptrdiff_t>(j + L));
+      acc = one_fdpa(prm, p, ks, acc);
+    }
+    d = prm.c_outside ? add_rne(prm, p, acc, d) : acc;
+  }
   return d;
 }
 

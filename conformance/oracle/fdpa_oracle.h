@@ -61,7 +61,27 @@ struct Params {
   int G = 0;       // 0: T-FDPA / ST-FDPA. >0: GST-FDPA group size (L % G == 0)
   int F = 0;       // fraction bits kept below 2^e_max (>= 0)
   Rho rho = Rho::RzF32;
-  int e_zero = 0;  // alignment exponent given to zero terms
+  int e_zero = 0;  // alignment exponent given to zero terms (ZeroExp::Fixed)
+  // Step 3 variants. Fixed: zero terms at e_zero. OperandMin: no zero term;
+  // a zero element, scale or C has exponent -126 in the exponent sums of
+  // step 2 (MMA-Sim HEAD), so a zero product aligns at -126 + the partner's
+  // exponent (+ scales), a zero C at -126, an all-zero GST group at
+  // exp_SA + exp_SB.
+  enum class ZeroExp { Fixed, OperandMin } zero_exp = ZeroExp::Fixed;
+  // Step 6 variants. Ieee: as step 6. Positive: every zero result is +0.
+  enum class ZeroSign { Ieee, Positive } zero_sign = ZeroSign::Positive;
+  // Instruction structure (step 7 variants). k_block == 0: step 7. Else K is
+  // cut into instructions of k_block elements; instruction i's C is
+  // instruction i-1's D. In an instruction the chunks take, with k_period >
+  // 0, first the k whose (k mod k_period) < k_run, then those in
+  // [k_run, 2 k_run), ... (each in increasing k); with c_outside the chunks
+  // chain from +0 and C is added to their result exactly, rounded once to
+  // nearest even in c_fmt (IEEE add: NaN -> canonical NaN, Inf - Inf -> NaN,
+  // overflow -> Inf, x + (-x) = +0, -0 + -0 = -0).
+  int k_block = 0;
+  int k_period = 0;
+  int k_run = 0;
+  bool c_outside = false;
 };
 
 struct Operands {

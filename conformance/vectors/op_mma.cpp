@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "conformance/hex_io.h"
 #include "conformance/vectors/op.h"
@@ -15,12 +16,74 @@
 namespace mxc::vec {
 namespace {
 
+// The header's model with its zero rules (keys zero-exp, zero-sign; default:
+// the model's, docs/models.md).
+MmaModel model_with_zero_rules(const Header& h) {
+  const MmaModel* m = find_mma_model(h.get("model"));
+  if (!m)
+    throw std::invalid_argument("header: unknown model '" + h.get("model") +
+                                "'");
+  const auto ze = parse_zero_exp(
+      h.get("zero-exp", std::string(zero_exp_name(m->fdpa.zero_exp))));
+  const auto zs = parse_zero_sign(
+      h.get("zero-sign", std::string(zero_sign_name(m->fdpa.zero_sign))));
+  if (!ze)
+    throw std::invalid_argument(
+        "header: zero-exp must be fixed or operand-min");
+  if (!zs)
+    throw std::invalid_argument("header: zero-sign must be ieee or positive");
+  return with_zero_rules(*m, *ze, *zs);
+}
+
+Header zero_rule_keys(const MmaModel& m) {
+  Header h;
+  h.kv["zero-exp"] = std::string(zero_exp_name(m.fdpa.zero_exp));
+  h.kv["zero-sign"] = std::string(zero_sign_name(m.fdpa.zero_sign));
+  return h;
+}
+
+// K granularity: the instruction's k for models with an instruction
+// structure (FdpaParams::k_block), else L.
+int k_step(const MmaModel& m) {
+  return m.fdpa.k_block > 0 ? m.fdpa.k_block : m.fdpa.L;
+}
+
+// "zero-rule:<variant>" when running `m` under another zero rule gives
+// `got` (every variant but m's own), else "".
+template <class Run>
+std::string zero_rule_explains_all(const MmaModel& m,
+                                   std::span<const uint64_t> got, Run run) {
+  // One rule changed before both.
+  const ZeroExp oe = m.fdpa.zero_exp == ZeroExp::kFixed ? ZeroExp::kOperandMin
+                                                        : ZeroExp::kFixed;
+  const ZeroSign os = m.fdpa.zero_sign == ZeroSign::kIeee ? ZeroSign::kPositive
+                                                          : ZeroSign::kIeee;
+  const std::pair<ZeroExp, ZeroSign> variants[] = {
+      {oe, m.fdpa.zero_sign}, {m.fdpa.zero_exp, os}, {oe, os}};
+  for (const auto& [e, z] : variants) {
+    const auto r = run(with_zero_rules(m, e, z));
+    if (!std::equal(r.begin(), r.end(), got.begin(), got.end())) continue;
+    std::string v;
+    if (e != m.fdpa.zero_exp) v = std::string(zero_exp_name(e));
+    if (z != m.fdpa.zero_sign)
+      v += (v.empty() ? "" : "+") + std::string(zero_sign_name(z));
+    return "zero-rule:" + v;
+  }
+  return "";
+}
+
+template <class Run>
+std::string zero_rule_explains(const MmaModel& m, uint64_t got, Run run) {
+  const uint64_t g[1] = {got};
+  return zero_rule_explains_all(
+      m, g, [&](const MmaModel& v) { return std::vector<uint64_t>{run(v)}; });
+}
+
 class MmaOp : public Op {
  public:
   explicit MmaOp(const Header& h) : lv_(level_of(h)) {
-    m_ = find_mma_model(h.get("model"));
-    if (!m_) throw std::invalid_argument("header: unknown model '" +
-                                         h.get("model") + "'");
+    model_ = model_with_zero_rules(h);
+    m_ = &model_;
     const auto a = parse_format(h.get("a-fmt")), b = parse_format(h.get("b-fmt"));
     auto ok = [&](std::optional<Fmt> f) {
       return f && std::find(m_->ab_formats.begin(), m_->ab_formats.end(), *f) !=
@@ -38,19 +101,21 @@ class MmaOp : public Op {
       throw std::invalid_argument("header: k must be an integer");
     }
     blk_ = scale_block(m_->scales);
-    if (k_ <= 0 || k_ > 8192 || k_ % m_->fdpa.L != 0 ||
+    if (k_ <= 0 || k_ > 8192 || k_ % k_step(*m_) != 0 ||
         (blk_ > 0 && k_ % blk_ != 0)) {
-      throw std::invalid_argument("header: k must be a multiple of L, <= 8192");
+      throw std::invalid_argument("header: k must be a multiple of " +
+                                  std::to_string(k_step(*m_)) +
+                                  " (L, or the instruction's k), <= 8192");
     }
   }
   Header resolved() const override {
-    Header h;
+    Header h = zero_rule_keys(*m_);
     h.kv["k"] = std::to_string(k_);
     return h;
   }
   size_t ns() const { return blk_ > 0 ? static_cast<size_t>(k_ / blk_) : 0; }
-  int a_width() const { return af_ == Fmt::kTF32 ? 8 : hex_digits(af_); }
-  int b_width() const { return bf_ == Fmt::kTF32 ? 8 : hex_digits(bf_); }
+  int a_width() const { return operand_hex_digits(af_); }
+  int b_width() const { return operand_hex_digits(bf_); }
   std::vector<Field> inputs() const override {
     std::vector<Field> f(static_cast<size_t>(k_), Field{"a", a_width()});
     f.resize(f.size() + static_cast<size_t>(k_), Field{"b", b_width()});
@@ -69,8 +134,11 @@ class MmaOp : public Op {
     uint64_t w = 0;
     auto rnd = [&] { return case_random(lv_.seed, i, w++); };
     std::vector<uint64_t> c;
-    const uint64_t am = af_ == Fmt::kTF32 ? 0xFFFFFFFFu : desc(af_).storage_mask();
-    const uint64_t bm = bf_ == Fmt::kTF32 ? 0xFFFFFFFFu : desc(bf_).storage_mask();
+    // TF32: f32 patterns with the low 13 bits zero (docs/vector-format.md).
+    const uint64_t am =
+        af_ == Fmt::kTF32 ? 0xFFFFE000u : desc(af_).storage_mask();
+    const uint64_t bm =
+        bf_ == Fmt::kTF32 ? 0xFFFFE000u : desc(bf_).storage_mask();
     const int shape = static_cast<int>(i % 4);  // 0 random, 1 cancel, 2 tiny, 3 big C
     for (int k = 0; k < k_; ++k) c.push_back(rnd() & am);
     for (int k = 0; k < k_; ++k) c.push_back(rnd() & bm);
@@ -110,24 +178,30 @@ class MmaOp : public Op {
     const Fmt o = m_->c_fmt;
     const Unpacked w = unpack(o, want[0]), g = unpack(o, got[0]);
     if (w.cls == Class::kNaN && g.cls == Class::kNaN) return "nan-payload";
+    // Another zero rule (zero-term exponent, sign of a zero result)?
+    if (const std::string z = zero_rule_explains(
+            *m_, got[0], [&](const MmaModel& v) { return run(v, in); });
+        !z.empty())
+      return z;
     if (w.cls == Class::kZero && g.cls == Class::kZero) return "sign-of-zero";
     if ((w.cls == Class::kNaN) != (g.cls == Class::kNaN)) return "nan-policy";
     // Accumulation width: does another model's datapath give this result?
     for (const MmaModel& other : mma_models()) {
-      if (&other == m_ || other.c_fmt != o || other.scales != m_->scales ||
-          k_ % other.fdpa.L != 0)
+      if (other.name == m_->name || other.c_fmt != o ||
+          other.scales != m_->scales || k_ % k_step(other) != 0)
         continue;
       if (std::find(other.ab_formats.begin(), other.ab_formats.end(), af_) ==
               other.ab_formats.end() ||
           std::find(other.ab_formats.begin(), other.ab_formats.end(), bf_) ==
               other.ab_formats.end())
         continue;
-      if (run(other, in) == got[0]) {
+      if (run(with_zero_rules(other, m_->fdpa.zero_exp, m_->fdpa.zero_sign),
+              in) == got[0]) {
         return "accumulation-width:" + std::string(other.name);
       }
     }
     // Order of accumulation: chunks in reverse k order.
-    if (k_ > m_->fdpa.L) {
+    if (k_ > m_->fdpa.L && m_->fdpa.k_block == 0) {
       std::vector<uint64_t> r(in.begin(), in.end());
       const size_t k = static_cast<size_t>(k_), L = static_cast<size_t>(m_->fdpa.L);
       for (size_t part : {size_t{0}, k}) {
@@ -150,6 +224,7 @@ class MmaOp : public Op {
 
  private:
   Level lv_;
+  MmaModel model_;
   const MmaModel* m_;
   Fmt af_, bf_;
   int k_, blk_;
@@ -160,9 +235,8 @@ class MmaOp : public Op {
 class GemmOp : public Op {
  public:
   explicit GemmOp(const Header& h) : lv_(level_of(h)) {
-    m_ = find_mma_model(h.get("model"));
-    if (!m_) throw std::invalid_argument("header: unknown model '" +
-                                         h.get("model") + "'");
+    model_ = model_with_zero_rules(h);
+    m_ = &model_;
     const auto a = parse_format(h.get("a-fmt")), b = parse_format(h.get("b-fmt"));
     auto ok = [&](std::optional<Fmt> f) {
       return f && f != Fmt::kTF32 &&
@@ -188,14 +262,15 @@ class GemmOp : public Op {
     }
     blk_ = scale_block(m_->scales);
     if (p_.M < 1 || p_.N < 1 || p_.M > 64 || p_.N > 64 || p_.K < 1 ||
-        p_.K > 8192 ||
-        p_.split_k < 1 || p_.K % (m_->fdpa.L * p_.split_k) != 0) {
+        p_.K > 8192 || p_.split_k < 1 ||
+        p_.K % (k_step(*m_) * p_.split_k) != 0) {
       throw std::invalid_argument(
-          "header: m, n in 1..64 and k a multiple of split-k * L");
+          "header: m, n in 1..64 and k a multiple of split-k * " +
+          std::to_string(k_step(*m_)) + " (L, or the instruction's k)");
     }
   }
   Header resolved() const override {
-    Header h;
+    Header h = zero_rule_keys(*m_);
     h.kv["layout"] = std::string(layout_name(p_.layout));
     h.kv["m"] = std::to_string(p_.M);
     h.kv["n"] = std::to_string(p_.N);
@@ -244,6 +319,10 @@ class GemmOp : public Op {
     return c;
   }
   std::vector<uint64_t> expected(std::span<const uint64_t> in) const override {
+    return run(*m_, in);
+  }
+  std::vector<uint64_t> run(const MmaModel& m,
+                            std::span<const uint64_t> in) const {
     GemmProblem p = p_;
     size_t o = 0;
     auto take = [&](size_t n) {
@@ -257,9 +336,10 @@ class GemmOp : public Op {
     p.SA = take(nsa());
     p.SB = take(nsb());
     p.C = take(nd());
-    return gemm(*m_, p);
+    return gemm(m, p);
   }
-  std::string classify(std::span<const uint64_t>, std::span<const uint64_t> want,
+  std::string classify(std::span<const uint64_t> in,
+                       std::span<const uint64_t> want,
                        std::span<const uint64_t> got) const override {
     size_t bad = 0, first = 0;
     for (size_t j = 0; j < want.size(); ++j) {
@@ -270,6 +350,10 @@ class GemmOp : public Op {
     if (bad > want.size() / 2) return "many-elements (layout?)";
     const Unpacked w = unpack(m_->c_fmt, want[first]), g = unpack(m_->c_fmt, got[first]);
     if (w.cls == Class::kNaN && g.cls == Class::kNaN) return "nan-payload";
+    if (const std::string z = zero_rule_explains_all(
+            *m_, got, [&](const MmaModel& v) { return run(v, in); });
+        !z.empty())
+      return z;
     if (w.cls == Class::kZero && g.cls == Class::kZero) return "sign-of-zero";
     return "element";
   }
@@ -283,6 +367,7 @@ class GemmOp : public Op {
 
  private:
   Level lv_;
+  MmaModel model_;
   const MmaModel* m_;
   GemmProblem p_;
   int blk_;
@@ -313,13 +398,17 @@ std::unique_ptr<Op> make_op(const Header& h) {
 
 std::string op_help() {
   return "ops and their header keys:\n"
-         "  convert         from to round [overflow=format|satfinite] [relu=0|1]\n"
+         "  convert         from to round [overflow=format|satfinite] "
+         "[relu=0|1]\n"
          "  mx-quantize     profile [elem] [block]\n"
          "  nvfp4-quantize  profile [sr=0|1]\n"
          "  mx-dot          elem-a elem-b [blocks] [out=f32|f16|bf16] [round]\n"
-         "  mma             model a-fmt b-fmt [k]\n"
-         "  gemm            model a-fmt b-fmt [layout=TN|NN|NT|TT] [m] [n] [k]\n"
-         "                  [split-k]\n"
+         "  mma             model a-fmt b-fmt [k] "
+         "[zero-exp=fixed|operand-min]\n"
+         "                  [zero-sign=ieee|positive]\n"
+         "  gemm            model a-fmt b-fmt [layout=TN|NN|NT|TT] [m] [n] "
+         "[k]\n"
+         "                  [split-k] [zero-exp] [zero-sign]\n"
          "  mx-dequantize   elem [block]\n";
 }
 

@@ -40,7 +40,7 @@ bool known_header_key(const std::string& key) {
       "shard", "cases", "fields", "from", "to", "round", "overflow", "relu",
       "profile", "elem", "block", "sr", "elem-a", "elem-b", "blocks", "out",
       "model", "a-fmt", "b-fmt", "k", "packing", "note", "layout", "m", "n",
-      "split-k"};
+      "split-k", "zero-exp", "zero-sign"};
   return k.count(key) != 0;
 }
 

@@ -138,6 +138,8 @@ bool fdpa_covers(const FdpaParams& p, const FdpaOperands& o) {
   if (!elem_ok(o.a_fmt) || !elem_ok(o.b_fmt)) return false;
   if (o.c_fmt != Fmt::kF32 && o.c_fmt != Fmt::kF16) return false;
   if (p.L <= 0 || p.L > 128 || p.F < 0 || p.F > 40) return false;
+  // Zero operands align at e_zero here (the reference takes kOperandMin).
+  if (p.zero_exp != ZeroExp::kFixed) return false;
   if (o.has_scales) {
     if (o.scale_fmt != Fmt::kE8M0 && o.scale_fmt != Fmt::kUE4M3) return false;
     if (o.scale_block <= 0) return false;
@@ -303,12 +305,15 @@ bool fdpa_chunk(const FdpaParams& p, const FdpaOperands& o, size_t k0,
     const int64_t sm = -static_cast<int64_t>(neg[i]);  // 0 or -1
     S += (v ^ sm) - sm;
   }
+  const bool positive_zero = p.zero_sign == ZeroSign::kPositive;
   if (S == 0) {
-    out = zero_bits(o.c_fmt, !any_nonzero && all_neg_zero);
+    out = zero_bits(o.c_fmt, !any_nonzero && all_neg_zero && !positive_zero);
     return true;
   }
   const bool sneg = S < 0;
   out = finish(p.rho, sneg, q, static_cast<uint64_t>(sneg ? -S : S));
+  // kPositive: a negative sum that rounds to zero is +0.
+  if (positive_zero && (out & ~desc(o.c_fmt).sign_mask()) == 0) out = 0;
   return true;
 }
 

@@ -398,6 +398,9 @@ bool gemm_covers(const MmaModel& m, const GemmProblem& p) {
   if (m.c_fmt != Fmt::kF32 && m.c_fmt != Fmt::kF16) return false;
   const FdpaParams& f = m.fdpa;
   if (f.L <= 0 || f.L > 128 || f.F < 0 || f.F > 48) return false;
+  // Zero operands align at e_zero; one increasing-k chain with C inside.
+  // Other zero-exponent rules and instruction structures: the reference.
+  if (f.zero_exp != ZeroExp::kFixed || f.k_block != 0) return false;
   if (p.M <= 0 || p.N <= 0 || p.K <= 0 || p.K % f.L != 0) return false;
   const FormatDesc& da = desc(p.a_fmt);
   const FormatDesc& db = desc(p.b_fmt);
@@ -439,6 +442,8 @@ std::vector<uint64_t> gemm_fast(const MmaModel& mdl, const GemmProblem& p,
   const uint64_t c_wide =
       pl.c_fmt == Fmt::kF32 ? ~uint64_t{0xFFFFFFFF} : ~uint64_t{0xFFFF};
   std::vector<uint64_t> D(M * N);
+  const bool positive_zero = mdl.fdpa.zero_sign == ZeroSign::kPositive;
+  const uint64_t sign = desc(pl.c_fmt).sign_mask();
   std::vector<std::pair<size_t, size_t>> slow;
   uint32_t c[kLanes];
   for (size_t nb = 0; nb < pl.nblocks; ++nb) {
@@ -457,6 +462,8 @@ std::vector<uint64_t> gemm_fast(const MmaModel& mdl, const GemmProblem& p,
         if (n >= N) break;
         if ((bad >> lane) & 1) {
           slow.emplace_back(m, n);
+        } else if (positive_zero && (c[lane] & ~sign) == 0) {
+          D[n * M + m] = 0;  // ZeroSign::kPositive (an underflowed chunk)
         } else {
           D[n * M + m] = c[lane];
         }

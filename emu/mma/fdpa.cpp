@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cassert>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
+#include "emu/arith.h"
 #include "emu/fast/fdpa_fast.h"
 #include "emu/round_pack.h"
 #include "emu/unpack.h"
@@ -39,11 +42,14 @@ Operand read(Fmt f, uint64_t bits) {
 
 struct Term {
   bool neg;
-  bool zero;
+  bool zero;  // aligned at e_zero (ZeroExp::kFixed)
   uint64_t mag;
   int frac;
   int exp;
 };
+
+// MMA-Sim HEAD extract_significand_exponent: a zero has exponent -126.
+constexpr int kOperandMinZeroExp = -126;
 
 enum class Special { kNone, kNaN, kPosInf, kNegInf };
 
@@ -82,6 +88,11 @@ Fmt acc_format(AccRound rho) {
   return rho == AccRound::kRneF16 ? Fmt::kF16 : Fmt::kF32;
 }
 
+// ZeroSign::kPositive: a zero result (exact or underflowed) is +0.
+uint64_t apply_zero_sign(const FdpaParams& p, Fmt out, uint64_t bits) {
+  if (p.zero_sign != ZeroSign::kPositive) return bits;
+  return (bits & ~desc(out).sign_mask()) == 0 ? 0 : bits;
+}
 
 uint64_t special_bits(Fmt out, Special s) {
   if (s == Special::kNaN) return canonical_nan(out);
@@ -94,6 +105,11 @@ uint64_t fdpa_one(const FdpaParams& p, const FdpaOperands& o, size_t k0,
   const Operand c = read(o.c_fmt, c_bits);
   SpecialScan sp;
   sp.addend(c);
+  // The alignment exponent an operand contributes (zero: per p.zero_exp).
+  auto zexp = [&](const Operand& x) {
+    return x.sig == 0 && p.zero_exp == ZeroExp::kOperandMin ? kOperandMinZeroExp
+                                                            : x.exp;
+  };
 
   Term terms[129];
   int nt = 0;
@@ -106,17 +122,18 @@ uint64_t fdpa_one(const FdpaParams& p, const FdpaOperands& o, size_t k0,
       const Operand x = read(o.a_fmt, o.a[k]);
       const Operand y = read(o.b_fmt, o.b[k]);
       Term t{x.neg != y.neg, false, x.sig * y.sig, x.frac + y.frac,
-             x.exp + y.exp};
+             zexp(x) + zexp(y)};
       if (o.has_scales) {
         const Operand sx = scale_of(o.sa, k), sy = scale_of(o.sb, k);
         sp.product(x, y, &sx, &sy);
         t.mag *= sx.sig * sy.sig;
         t.frac += sx.frac + sy.frac;
-        t.exp += sx.exp + sy.exp;
+        t.exp += zexp(sx) + zexp(sy);
       } else {
         sp.product(x, y, nullptr, nullptr);
       }
-      t.zero = t.mag == 0;
+      // Under kOperandMin a zero product keeps the exponent sum above.
+      t.zero = t.mag == 0 && p.zero_exp == ZeroExp::kFixed;
       terms[nt++] = t;
     }
   } else {
@@ -143,25 +160,27 @@ uint64_t fdpa_one(const FdpaParams& p, const FdpaOperands& o, size_t k0,
       const uint64_t scale_sig = sx.sig * sy.sig;
       const bool neg = sum < 0;
       const auto mag = static_cast<uint64_t>(neg ? -sum : sum);
-      Term t{neg, all_zero || scale_sig == 0, mag * scale_sig,
-             -base + sx.frac + sy.frac, sx.exp + sy.exp};
+      // kOperandMin: the group keeps e_SA + e_SB (a zero scale at -126).
+      Term t{neg, (all_zero || scale_sig == 0) && p.zero_exp == ZeroExp::kFixed,
+             mag * scale_sig, -base + sx.frac + sy.frac, zexp(sx) + zexp(sy)};
       terms[nt++] = t;
     }
   }
   const Special s = sp.result();
   if (s != Special::kNone) return special_bits(o.c_fmt, s);
 
-  terms[nt++] = Term{c.neg, c.sig == 0, c.sig, c.frac, c.exp};
+  terms[nt++] = Term{c.neg, c.sig == 0 && p.zero_exp == ZeroExp::kFixed, c.sig,
+                     c.frac, zexp(c)};
 
   int e_max = INT32_MIN;
   bool all_neg_zero = true;
   for (int i = 0; i < nt; ++i) {
-    if (terms[i].zero) {
-      terms[i].exp = p.e_zero;
+    if (terms[i].mag == 0) {
       all_neg_zero = all_neg_zero && terms[i].neg;
     } else {
       all_neg_zero = false;
     }
+    if (terms[i].zero) terms[i].exp = p.e_zero;
     e_max = std::max(e_max, terms[i].exp);
   }
   // Truncate each term (magnitude) to units of 2^(e_max - F); sum exactly.
@@ -181,8 +200,8 @@ uint64_t fdpa_one(const FdpaParams& p, const FdpaOperands& o, size_t k0,
   }
   if (S == 0) {
     // IEEE sum of zeros: -0 only if every term is a negative zero
-    // (unverified on hardware: research note U7).
-    return zero_bits(o.c_fmt, all_neg_zero);
+    // (unverified on hardware: research note U7); kPositive: +0.
+    return zero_bits(o.c_fmt, all_neg_zero && p.zero_sign == ZeroSign::kIeee);
   }
   const bool neg = S < 0;
   i128 mag = neg ? -S : S;
@@ -195,7 +214,9 @@ uint64_t fdpa_one(const FdpaParams& p, const FdpaOperands& o, size_t k0,
     mag >>= 1;
     ++exp;
   }
-  return fdpa_round_sum(p.rho, neg, exp, static_cast<uint64_t>(mag), sticky);
+  return apply_zero_sign(
+      p, o.c_fmt,
+      fdpa_round_sum(p.rho, neg, exp, static_cast<uint64_t>(mag), sticky));
 }
 
 }  // namespace
@@ -234,29 +255,112 @@ void check_chain(const FdpaParams& p, const FdpaOperands& o) {
        o.sb.size() * o.scale_block < o.b.size())) {
     throw std::invalid_argument("fdpa: too few scales for K");
   }
+  if (p.k_block < 0 || (p.k_block == 0 && (p.k_period != 0 || p.c_outside))) {
+    throw std::invalid_argument("fdpa: k_period / c_outside need k_block");
+  }
+  if (p.k_block > 0) {
+    if (p.k_block % p.L != 0 || o.a.size() % p.k_block != 0) {
+      throw std::invalid_argument(
+          "fdpa: K must be a multiple of the instruction's k (" +
+          std::to_string(p.k_block) + "), itself a multiple of L");
+    }
+    if (p.k_period != 0 &&
+        (p.k_period < 0 || p.k_run <= 0 || p.k_period % p.k_run != 0 ||
+         p.k_block % p.k_period != 0 ||
+         (p.k_period / p.k_run) * p.L != p.k_block)) {
+      throw std::invalid_argument(
+          "fdpa: k_period / k_run must split an instruction into chunks of L");
+    }
+  }
+}
+
+// One FDPA of the chain: chunk [k0, k0 + L) of `o` with addend c.
+using ChunkFn = uint64_t (*)(const FdpaParams&, const FdpaOperands&, size_t,
+                             uint64_t);
+
+uint64_t reference_chunk(const FdpaParams& p, const FdpaOperands& o, size_t k0,
+                         uint64_t c) {
+  return fdpa_one(p, o, k0, c);
+}
+
+uint64_t fast_or_reference_chunk(const FdpaParams& p, const FdpaOperands& o,
+                                 size_t k0, uint64_t c) {
+  uint64_t out;
+  if (fast::fdpa_chunk(p, o, k0, c, out)) return out;
+  return fdpa_one(p, o, k0, c);
+}
+
+// Chunks of L in increasing k over [k0, k1) of o, starting from addend c.
+uint64_t run_chunks(const FdpaParams& p, const FdpaOperands& o, size_t k0,
+                    size_t k1, uint64_t c, ChunkFn chunk) {
+  for (size_t k = k0; k < k1; k += static_cast<size_t>(p.L)) {
+    c = chunk(p, o, k, c);
+  }
+  return c;
+}
+
+// The instruction structure of FdpaParams (k_block, k_period, c_outside).
+uint64_t run_chain(const FdpaParams& p, const FdpaOperands& o, ChunkFn chunk) {
+  if (p.k_block == 0) return run_chunks(p, o, 0, o.a.size(), o.c, chunk);
+  const size_t K = o.a.size(), kb = static_cast<size_t>(p.k_block);
+  // Visiting order of the k: within each instruction, by (k mod period) run.
+  FdpaOperands v = o;
+  std::vector<uint64_t> a, b, sa, sb;
+  if (p.k_period > 0) {
+    const size_t period = static_cast<size_t>(p.k_period);
+    const size_t run = static_cast<size_t>(p.k_run);
+    a.reserve(K);
+    b.reserve(K);
+    for (size_t i0 = 0; i0 < K; i0 += kb) {
+      for (size_t r0 = 0; r0 < period; r0 += run) {
+        for (size_t k = i0; k < i0 + kb; ++k) {
+          const size_t r = (k - i0) % period;
+          if (r < r0 || r >= r0 + run) continue;
+          a.push_back(o.a[k]);
+          b.push_back(o.b[k]);
+          if (o.has_scales) {
+            sa.push_back(o.sa[k / static_cast<size_t>(o.scale_block)]);
+            sb.push_back(o.sb[k / static_cast<size_t>(o.scale_block)]);
+          }
+        }
+      }
+    }
+    v.a = a;
+    v.b = b;
+    if (o.has_scales) {  // one scale per (permuted) element
+      v.sa = sa;
+      v.sb = sb;
+      v.scale_block = 1;
+    }
+  }
+  uint64_t c = o.c;
+  for (size_t i0 = 0; i0 < K; i0 += kb) {
+    if (!p.c_outside) {
+      c = run_chunks(p, v, i0, i0 + kb, c, chunk);
+      continue;
+    }
+    // The products' chain from +0, then one RNE add of C (an ordinary
+    // FADD: IEEE specials, canonical NaN, overflow to Inf).
+    const uint64_t s = run_chunks(p, v, i0, i0 + kb, 0, chunk);
+    c = apply_zero_sign(p, o.c_fmt, fp_add(o.c_fmt, s, c));
+  }
+  return c;
 }
 
 }  // namespace
 
 uint64_t fdpa_chain_reference(const FdpaParams& p, const FdpaOperands& o) {
   check_chain(p, o);
-  uint64_t c = o.c;
-  for (size_t k0 = 0; k0 < o.a.size(); k0 += static_cast<size_t>(p.L)) {
-    c = fdpa_one(p, o, k0, c);
-  }
-  return c;
+  return run_chain(p, o, reference_chunk);
 }
 
 uint64_t fdpa_chain(const FdpaParams& p, const FdpaOperands& o) {
   check_chain(p, o);
   // The 8-bit-operand kernel (emu/fast/fdpa_fast.h), chunk by chunk; a chunk
   // it leaves (specials) goes to the reference fdpa_one.
-  const bool fast = fast::fdpa_covers(p, o);
-  uint64_t c = o.c;
-  for (size_t k0 = 0; k0 < o.a.size(); k0 += static_cast<size_t>(p.L)) {
-    if (!fast || !fast::fdpa_chunk(p, o, k0, c, c)) c = fdpa_one(p, o, k0, c);
-  }
-  return c;
+  return run_chain(
+      p, o,
+      fast::fdpa_covers(p, o) ? fast_or_reference_chunk : reference_chunk);
 }
 
 }  // namespace mxc

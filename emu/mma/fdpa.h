@@ -22,12 +22,45 @@ enum class AccRound : uint8_t {
   kRneF16,   // round to nearest even binary16
 };
 
+// The alignment exponent of a zero term (docs/models.md, "Zero rules").
+enum class ZeroExp : uint8_t {
+  kFixed,       // a per-model constant e_zero (KM min_exp_limit; MMA-Sim
+                // paper v2 / FPy e_zero)
+  kOperandMin,  // a zero operand has exponent -126 (MMA-Sim HEAD
+                // extract_significand_exponent): a zero product aligns at
+                // -126 + the partner's exponent + the scale exponents, a zero
+                // C at -126, an all-zero GST group at e_SA + e_SB
+};
+
+// The sign of a zero FDPA result.
+enum class ZeroSign : uint8_t {
+  kIeee,      // -0 when every term is a negative zero, or a negative sum
+              // rounds to zero; +0 otherwise
+  kPositive,  // always +0 (MMA-Sim, Khattak-Mikaitis)
+};
+
 struct FdpaParams {
   int L;      // products per FDPA
   int G;      // 0: T-FDPA / ST-FDPA; > 0: GST-FDPA group size
   int F;      // fraction bits kept below 2^e_max
   AccRound rho;
-  int e_zero;  // alignment exponent of zero terms
+  int e_zero;  // alignment exponent of zero terms (ZeroExp::kFixed)
+  ZeroExp zero_exp = ZeroExp::kFixed;
+  ZeroSign zero_sign = ZeroSign::kPositive;
+  // Instruction structure. With k_block == 0, D is one chain of FDPAs over
+  // K in increasing k with C as the first chunk's addend. With k_block > 0,
+  // K is cut into instructions of k_block elements, each its own chain:
+  //  * k_period > 0 permutes an instruction's k: chunk j takes the k with
+  //    (k mod k_period) in [j * k_run, (j + 1) * k_run), in increasing k
+  //    (k_period / k_run chunks of L = k_block * k_run / k_period);
+  //  * c_outside: the chain starts from +0 and C is added afterwards with
+  //    one round-to-nearest-even add in the C/D format (an ordinary FADD).
+  //    Without it, C is the first chunk's addend.
+  //  Instruction i's C is instruction i-1's D.
+  int k_block = 0;
+  int k_period = 0;
+  int k_run = 0;
+  bool c_outside = false;
 };
 
 // One output element's operands. a/b hold K element encodings (K a multiple
@@ -48,8 +81,8 @@ struct FdpaOperands {
 uint64_t fdpa_round_sum(AccRound rho, bool neg, int exp, uint64_t mag,
                         bool sticky);
 
-// D = chain of FDPAs over K in increasing k: chunk j's C is chunk j-1's
-// rounded result. Returns D's encoding in c_fmt.
+// D = chain of FDPAs over K (in the order and instruction structure of p):
+// chunk j's C is chunk j-1's rounded result. Returns D's encoding in c_fmt.
 uint64_t fdpa_chain(const FdpaParams& p, const FdpaOperands& o);
 
 }  // namespace mxc

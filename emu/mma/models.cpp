@@ -22,148 +22,306 @@ constexpr std::string_view kUnverified = "unverified on hardware";
 //             Tables 4, 5 (via bksaiki/fpy examples/mmasim)
 //   KM        north-numerical-computing/MATLAB-tensor-core models/*TC.m
 //   cutlass   NVIDIA/cutlass#1986 (Hopper mma.sync FP8 emulated on FP16)
+// mma.sync FP8 on sm_90 / sm_100 (issue 12): the products' FDPA starts
+// from +0 and C is added outside with an ordinary RNE add.
+constexpr FdpaParams kMmaSyncFp8F32{.L = 32,
+                                    .G = 0,
+                                    .F = 25,
+                                    .rho = AccRound::kRzF32,
+                                    .e_zero = -133,
+                                    .k_block = 32,
+                                    .c_outside = true};
+// f16 output: two 16-product FDPAs, k mod 4 in {0,1} then {2,3}.
+constexpr FdpaParams kMmaSyncFp8F16{.L = 16,
+                                    .G = 0,
+                                    .F = 25,
+                                    .rho = AccRound::kRneF16,
+                                    .e_zero = -22,
+                                    .k_block = 32,
+                                    .k_period = 4,
+                                    .k_run = 2,
+                                    .c_outside = true};
+
 constexpr std::array kModels = {
-    MmaModel{"sm89_mma_fp8_f32", "sm89",
-             "mma.sync.aligned.m16n8k32.row.col.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32",
-             32, kFp8, Fmt::kF32, ScaleKind::kNone,
-             {16, 0, 13, AccRound::kRzE8M13, -132}, Fmt::kF64,
-             "MMA-Sim (L=16, F=13, RZ-E8M13, e_zero -132); KM AdaTC.m fma=16 "
-             "neab=-10 (agree)",
-             kUnverified},
-    MmaModel{"sm89_mma_fp8_f16", "sm89",
-             "mma.sync.aligned.m16n8k32.row.col.f16.{e4m3,e5m2}.{e4m3,e5m2}.f16",
-             32, kFp8, Fmt::kF16, ScaleKind::kNone,
-             {16, 0, 13, AccRound::kRneF16, -21}, Fmt::kF64,
-             "MMA-Sim (L=16, F=13, RNE-FP16, e_zero -21)", kUnverified},
-    MmaModel{"sm90_wgmma_fp8_f32", "sm90",
-             "wgmma.mma_async.sync.aligned.m64nNk32.f32.{e4m3,e5m2}.{e4m3,e5m2}",
-             32, kFp8, Fmt::kF32, ScaleKind::kNone,
-             {32, 0, 13, AccRound::kRzE8M13, -133}, Fmt::kF64,
-             "MMA-Sim WGMMA (L=32, F=13, RZ-E8M13, e_zero -133); KM H100TC.m "
-             "fma=32 neab=-10 (agree); DeepSeek-V3 3.3.2 'around 14 bits'",
-             kUnverified},
-    MmaModel{"sm90_wgmma_fp8_f16", "sm90",
-             "wgmma.mma_async.sync.aligned.m64nNk32.f16.{e4m3,e5m2}.{e4m3,e5m2}",
-             32, kFp8, Fmt::kF16, ScaleKind::kNone,
-             {32, 0, 13, AccRound::kRneF16, -133}, Fmt::kF64,
-             "MMA-Sim WGMMA (L=32, F=13, RNE-FP16, e_zero -133)", kUnverified},
-    MmaModel{"sm90_wgmma_f16_f32", "sm90",
+    MmaModel{
+        "sm89_mma_fp8_f32",
+        "sm89",
+        "mma.sync.aligned.m16n8k32.row.col.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32",
+        32,
+        kFp8,
+        Fmt::kF32,
+        ScaleKind::kNone,
+        {16, 0, 13, AccRound::kRzE8M13, -132},
+        Fmt::kF64,
+        "MMA-Sim (L=16, F=13, RZ-E8M13, e_zero -132); KM AdaTC.m fma=16 "
+        "neab=-10 (agree)",
+        kUnverified},
+    MmaModel{
+        "sm89_mma_fp8_f16",
+        "sm89",
+        "mma.sync.aligned.m16n8k32.row.col.f16.{e4m3,e5m2}.{e4m3,e5m2}.f16",
+        32,
+        kFp8,
+        Fmt::kF16,
+        ScaleKind::kNone,
+        {16, 0, 13, AccRound::kRneF16, -21},
+        Fmt::kF64,
+        "MMA-Sim (L=16, F=13, RNE-FP16, e_zero -21)",
+        kUnverified},
+    MmaModel{
+        "sm90_wgmma_fp8_f32",
+        "sm90",
+        "wgmma.mma_async.sync.aligned.m64nNk32.f32.{e4m3,e5m2}.{e4m3,e5m2}",
+        32,
+        kFp8,
+        Fmt::kF32,
+        ScaleKind::kNone,
+        {32, 0, 13, AccRound::kRzE8M13, -133},
+        Fmt::kF64,
+        "MMA-Sim WGMMA (L=32, F=13, RZ-E8M13, e_zero -133); KM H100TC.m "
+        "fma=32 neab=-10 (agree); DeepSeek-V3 3.3.2 'around 14 bits'",
+        kUnverified},
+    MmaModel{
+        "sm90_wgmma_fp8_f16",
+        "sm90",
+        "wgmma.mma_async.sync.aligned.m64nNk32.f16.{e4m3,e5m2}.{e4m3,e5m2}",
+        32,
+        kFp8,
+        Fmt::kF16,
+        ScaleKind::kNone,
+        {32, 0, 13, AccRound::kRneF16, -133},
+        Fmt::kF64,
+        "MMA-Sim WGMMA (L=32, F=13, RNE-FP16, e_zero -133)",
+        kUnverified},
+    MmaModel{"sm90_wgmma_f16_f32",
+             "sm90",
              "wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}.{f16,bf16}",
-             16, kHalf, Fmt::kF32, ScaleKind::kNone,
-             {16, 0, 25, AccRound::kRzF32, -133}, Fmt::kF64,
+             16,
+             kHalf,
+             Fmt::kF32,
+             ScaleKind::kNone,
+             {16, 0, 25, AccRound::kRzF32, -133},
+             Fmt::kF64,
              "MMA-Sim (L=16, F=25, RZ-FP32, e_zero -133); KM H100TC.m fma=16 "
              "neab=2 (agree)",
              kUnverified},
-    MmaModel{"sm90_wgmma_tf32_f32", "sm90",
-             "wgmma.mma_async.sync.aligned.m64nNk8.f32.tf32.tf32", 8, kTf32,
-             Fmt::kF32, ScaleKind::kNone, {8, 0, 25, AccRound::kRzF32, -133},
+    MmaModel{"sm90_wgmma_tf32_f32",
+             "sm90",
+             "wgmma.mma_async.sync.aligned.m64nNk8.f32.tf32.tf32",
+             8,
+             kTf32,
+             Fmt::kF32,
+             ScaleKind::kNone,
+             {8, 0, 25, AccRound::kRzF32, -133},
              Fmt::kF64,
              "MMA-Sim (L=8, F=25, RZ-FP32, e_zero -133; FP32 operands "
              "truncated to TF32); KM H100TC.m fma=8 neab=2 (agree)",
              kUnverified},
-    MmaModel{"sm90_mma_fp8_f32", "sm90",
-             "mma.sync.aligned.m16n8k32.row.col.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32",
-             32, kFp8, Fmt::kF32, ScaleKind::kNone,
-             {16, 0, 25, AccRound::kRzF32, -133}, Fmt::kF16,
-             "EMULATED: not native on sm90 (NVIDIA/cutlass#1986, hwu36): FP8 "
-             "converted exactly to FP16, then two chained Hopper FP16 FDPAs "
-             "(L=16, F=25, RZ-FP32, e_zero -133, MMA-Sim). The SASS sequence "
-             "is not documented",
-             "unverified on hardware; emulation sequence assumed"},
-    MmaModel{"sm100_tcgen05_f16_f32", "sm100",
-             "tcgen05.mma.cta_group::1.kind::f16 (f16/bf16 -> f32)", 16,
-             kHalf, Fmt::kF32, ScaleKind::kNone,
-             {16, 0, 25, AccRound::kRzF32, -133}, Fmt::kF64,
+    // mma.sync FP8 on sm_90 (and the legacy mma.sync on sm_100): fitted
+    // on every row of the Khattak-Mikaitis captures (docs/models.md).
+    MmaModel{
+        "sm90_mma_fp8_f32", "sm90",
+        "mma.sync.aligned.m16n8k32.row.col.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32", 32,
+        kFp8, Fmt::kF32, ScaleKind::kNone, kMmaSyncFp8F32, Fmt::kF64,
+        "H100+H200 captures (KM model_validation 109e412 "
+        "d_H1x0_fp32, 20000 rows: ../shared/oracles/km-hardware/"
+        "sm90_mma_fp8_f32.*): FDPA of the 32 products from +0 (L=32, "
+        "F=25, RZ-FP32), then C added by an RNE f32 add",
+        "hardware captures (H100, H200)"},
+    MmaModel{
+        "sm90_mma_fp8_f16", "sm90",
+        "mma.sync.aligned.m16n8k32.row.col.f16.{e4m3,e5m2}.{e4m3,e5m2}.f16", 32,
+        kFp8, Fmt::kF16, ScaleKind::kNone, kMmaSyncFp8F16, Fmt::kF64,
+        "H100+H200 captures (KM model_validation d_H1x0_fp16, 20000 "
+        "rows, not in ../shared): FDPA over k mod 4 in {0,1} from +0, "
+        "RNE-FP16, then FDPA over {2,3} (L=16, F=25), then C by an RNE "
+        "f16 add; e_zero -22 (MMA-Sim Hopper mma f16) is not observable "
+        "with FP8 products",
+        "hardware captures (H100, H200)"},
+    MmaModel{
+        "sm100_mma_fp8_f32", "sm100",
+        "mma.sync.aligned.m16n8k32.row.col.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32 "
+        "(legacy mma.sync on sm_100, not tcgen05)",
+        32, kFp8, Fmt::kF32, ScaleKind::kNone, kMmaSyncFp8F32, Fmt::kF64,
+        "B200 captures (KM model_validation d_B200_fp32, 10000 rows, not "
+        "in ../shared): as sm90_mma_fp8_f32",
+        "hardware captures (B200)"},
+    MmaModel{
+        "sm100_mma_fp8_f16", "sm100",
+        "mma.sync.aligned.m16n8k32.row.col.f16.{e4m3,e5m2}.{e4m3,e5m2}.f16 "
+        "(legacy mma.sync on sm_100, not tcgen05)",
+        32, kFp8, Fmt::kF16, ScaleKind::kNone, kMmaSyncFp8F16, Fmt::kF64,
+        "B200 captures (KM model_validation d_B200_fp16, 10000 rows, not "
+        "in ../shared): as sm90_mma_fp8_f16",
+        "hardware captures (B200)"},
+    MmaModel{"sm100_tcgen05_f16_f32",
+             "sm100",
+             "tcgen05.mma.cta_group::1.kind::f16 (f16/bf16 -> f32)",
+             16,
+             kHalf,
+             Fmt::kF32,
+             ScaleKind::kNone,
+             {16, 0, 25, AccRound::kRzF32, -133},
+             Fmt::kF64,
              "MMA-Sim TCGen05MMA (L=16, F=25, RZ-FP32, e_zero -133); KM "
              "B200TC.m fma=16 neab=2 (agree)",
              kUnverified},
-    MmaModel{"sm100_tcgen05_tf32_f32", "sm100",
-             "tcgen05.mma.cta_group::1.kind::tf32", 8, kTf32, Fmt::kF32,
-             ScaleKind::kNone, {8, 0, 25, AccRound::kRzF32, -133}, Fmt::kF64,
+    MmaModel{"sm100_tcgen05_tf32_f32",
+             "sm100",
+             "tcgen05.mma.cta_group::1.kind::tf32",
+             8,
+             kTf32,
+             Fmt::kF32,
+             ScaleKind::kNone,
+             {8, 0, 25, AccRound::kRzF32, -133},
+             Fmt::kF64,
              "MMA-Sim (L=8, F=25, RZ-FP32, e_zero -133); KM B200TC.m fma=8",
              kUnverified},
-    MmaModel{"sm100_tcgen05_f8f6f4_f32", "sm100",
-             "tcgen05.mma.cta_group::1.kind::f8f6f4 (-> f32)", 32, kF8F6F4,
-             Fmt::kF32, ScaleKind::kNone,
-             {32, 0, 25, AccRound::kRzF32, -133}, Fmt::kF64,
+    MmaModel{"sm100_tcgen05_f8f6f4_f32",
+             "sm100",
+             "tcgen05.mma.cta_group::1.kind::f8f6f4 (-> f32)",
+             32,
+             kF8F6F4,
+             Fmt::kF32,
+             ScaleKind::kNone,
+             {32, 0, 25, AccRound::kRzF32, -133},
+             Fmt::kF64,
              "MMA-Sim TCGen05MMA (F=25, L=32 bytes/itemsize, RZ-FP32, e_zero "
              "-133); KM B200TC.m FP8 fma=32 neab=2 (agree). FP6/FP4 and mixed "
              "pairs inferred from the paper's 'FP8/6/4' grouping",
              kUnverified},
-    MmaModel{"sm100_tcgen05_f8f6f4_f16", "sm100",
-             "tcgen05.mma.cta_group::1.kind::f8f6f4 (-> f16)", 32, kF8F6F4,
-             Fmt::kF16, ScaleKind::kNone,
-             {32, 0, 25, AccRound::kRneF16, -133}, Fmt::kF64,
-             "MMA-Sim (F=25, L=32, RNE-FP16, e_zero -133)", kUnverified},
-    MmaModel{"sm100_tcgen05_mxf8f6f4", "sm100",
+    MmaModel{"sm100_tcgen05_f8f6f4_f16",
+             "sm100",
+             "tcgen05.mma.cta_group::1.kind::f8f6f4 (-> f16)",
+             32,
+             kF8F6F4,
+             Fmt::kF16,
+             ScaleKind::kNone,
+             {32, 0, 25, AccRound::kRneF16, -133},
+             Fmt::kF64,
+             "MMA-Sim (F=25, L=32, RNE-FP16, e_zero -133)",
+             kUnverified},
+    MmaModel{"sm100_tcgen05_mxf8f6f4",
+             "sm100",
              "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale."
              "scale_vec::1X (ue8m0)",
-             32, kF8F6F4, Fmt::kF32, ScaleKind::kUe8m0Block32,
-             {32, 0, 25, AccRound::kRzF32, -133}, Fmt::kF64,
+             32,
+             kF8F6F4,
+             Fmt::kF32,
+             ScaleKind::kUe8m0Block32,
+             {32, 0, 25, AccRound::kRzF32, -133},
+             Fmt::kF64,
              "MMA-Sim st_fdpa (scale exponents added to each product; L=32, "
              "F=25, RZ-FP32, e_zero -133); FPy Algorithm 8",
              kUnverified},
-    MmaModel{"sm100_tcgen05_mxf4", "sm100",
+    MmaModel{"sm100_tcgen05_mxf4",
+             "sm100",
              "tcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::2X "
              "(ue8m0, block 32)",
-             64, kFp4, Fmt::kF32, ScaleKind::kUe8m0Block32x2,
-             {64, 16, 35, AccRound::kRzF32, -139}, Fmt::kF64,
+             64,
+             kFp4,
+             Fmt::kF32,
+             ScaleKind::kUe8m0Block32x2,
+             {64, 16, 35, AccRound::kRzF32, -139},
+             Fmt::kF64,
              "MMA-Sim gst_fdpa (G=16, F=35, L=64, RZ-FP32, e_zero -139); FPy "
              "Algorithm 9, Table 5",
              kUnverified},
-    MmaModel{"sm100_tcgen05_mxf4nvf4_2x", "sm100",
+    MmaModel{"sm100_tcgen05_mxf4nvf4_2x",
+             "sm100",
              "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale."
              "scale_vec::2X (ue8m0, block 32)",
-             64, kFp4, Fmt::kF32, ScaleKind::kUe8m0Block32x2,
-             {64, 16, 35, AccRound::kRzF32, -139}, Fmt::kF64,
-             "MMA-Sim gst_fdpa (G=16, F=35, L=64, e_zero -139)", kUnverified},
-    MmaModel{"sm100_tcgen05_mxf4nvf4_4x_ue8m0", "sm100",
+             64,
+             kFp4,
+             Fmt::kF32,
+             ScaleKind::kUe8m0Block32x2,
+             {64, 16, 35, AccRound::kRzF32, -139},
+             Fmt::kF64,
+             "MMA-Sim gst_fdpa (G=16, F=35, L=64, e_zero -139)",
+             kUnverified},
+    MmaModel{"sm100_tcgen05_mxf4nvf4_4x_ue8m0",
+             "sm100",
              "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale."
              "scale_vec::4X (ue8m0, block 16)",
-             64, kFp4, Fmt::kF32, ScaleKind::kUe8m0Block16,
-             {64, 16, 35, AccRound::kRzF32, -139}, Fmt::kF64,
+             64,
+             kFp4,
+             Fmt::kF32,
+             ScaleKind::kUe8m0Block16,
+             {64, 16, 35, AccRound::kRzF32, -139},
+             Fmt::kF64,
              "MMA-Sim gst_fdpa; SM100 support of this variant is disputed "
              "(research note U6)",
              kUnverified},
-    MmaModel{"sm100_tcgen05_mxf4nvf4_4x", "sm100",
+    MmaModel{"sm100_tcgen05_mxf4nvf4_4x",
+             "sm100",
              "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale."
              "scale_vec::4X (ue4m3, block 16: NVFP4)",
-             64, kFp4, Fmt::kF32, ScaleKind::kUe4m3Block16,
-             {64, 16, 35, AccRound::kRzF32, -139}, Fmt::kF64,
+             64,
+             kFp4,
+             Fmt::kF32,
+             ScaleKind::kUe4m3Block16,
+             {64, 16, 35, AccRound::kRzF32, -139},
+             Fmt::kF64,
              "MMA-Sim gst_fdpa (UE4M3 scale sign bit ignored); FPy Alg. 9; "
              "SM100 support disputed (research note U6)",
              kUnverified},
-    MmaModel{"sm120_mma_f8f6f4_f32", "sm120",
-             "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.*.*.f32", 32,
-             kF8F6F4, Fmt::kF32, ScaleKind::kNone,
-             {32, 0, 25, AccRound::kRzF32, -133}, Fmt::kF64,
+    MmaModel{"sm120_mma_f8f6f4_f32",
+             "sm120",
+             "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.*.*.f32",
+             32,
+             kF8F6F4,
+             Fmt::kF32,
+             ScaleKind::kNone,
+             {32, 0, 25, AccRound::kRzF32, -133},
+             Fmt::kF64,
              "MMA-Sim F_table['RTX Blackwell']=25, L_max=32 B, RZ-FP32, e_zero "
              "-133; KM RTXPRO6000TC.m = B200TC (agree)",
              kUnverified},
-    MmaModel{"sm120_mma_f8f6f4_f16", "sm120",
-             "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f16.*.*.f16", 32,
-             kF8F6F4, Fmt::kF16, ScaleKind::kNone,
-             {32, 0, 25, AccRound::kRneF16, -22}, Fmt::kF64,
+    MmaModel{"sm120_mma_f8f6f4_f16",
+             "sm120",
+             "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f16.*.*.f16",
+             32,
+             kF8F6F4,
+             Fmt::kF16,
+             ScaleKind::kNone,
+             {32, 0, 25, AccRound::kRneF16, -22},
+             Fmt::kF64,
              "MMA-Sim (mma-class FP16 datapath: RNE-FP16, e_zero -22)",
              kUnverified},
-    MmaModel{"sm120_mma_mxf8f6f4", "sm120",
+    MmaModel{"sm120_mma_mxf8f6f4",
+             "sm120",
              "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale."
              "scale_vec::1X.f32.*.*.f32.ue8m0",
-             32, kF8F6F4, Fmt::kF32, ScaleKind::kUe8m0Block32,
-             {32, 0, 25, AccRound::kRzF32, -133}, Fmt::kF64,
+             32,
+             kF8F6F4,
+             Fmt::kF32,
+             ScaleKind::kUe8m0Block32,
+             {32, 0, 25, AccRound::kRzF32, -133},
+             Fmt::kF64,
              "MMA-Sim st_fdpa (ST-FDPA, L=32, F=25, RZ-FP32, e_zero -133)",
              kUnverified},
-    MmaModel{"sm120_mma_mxf4", "sm120",
+    MmaModel{"sm120_mma_mxf4",
+             "sm120",
              "mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale."
              "scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0",
-             64, kFp4, Fmt::kF32, ScaleKind::kUe8m0Block32x2,
-             {64, 16, 35, AccRound::kRzF32, -139}, Fmt::kF64,
-             "MMA-Sim gst_fdpa (G=16, F=35, L=64, e_zero -139)", kUnverified},
-    MmaModel{"sm120_mma_mxf4nvf4_4x", "sm120",
+             64,
+             kFp4,
+             Fmt::kF32,
+             ScaleKind::kUe8m0Block32x2,
+             {64, 16, 35, AccRound::kRzF32, -139},
+             Fmt::kF64,
+             "MMA-Sim gst_fdpa (G=16, F=35, L=64, e_zero -139)",
+             kUnverified},
+    MmaModel{"sm120_mma_mxf4nvf4_4x",
+             "sm120",
              "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale."
              "scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3",
-             64, kFp4, Fmt::kF32, ScaleKind::kUe4m3Block16,
-             {64, 16, 35, AccRound::kRzF32, -139}, Fmt::kF64,
+             64,
+             kFp4,
+             Fmt::kF32,
+             ScaleKind::kUe4m3Block16,
+             {64, 16, 35, AccRound::kRzF32, -139},
+             Fmt::kF64,
              "MMA-Sim gst_fdpa (UE4M3 scales, G=16, F=35, e_zero -139)",
              kUnverified},
 };
@@ -177,6 +335,40 @@ const MmaModel* find_mma_model(std::string_view name) {
     if (m.name == name) return &m;
   }
   return nullptr;
+}
+
+std::string_view zero_exp_name(ZeroExp z) {
+  return z == ZeroExp::kFixed ? "fixed" : "operand-min";
+}
+std::string_view zero_sign_name(ZeroSign z) {
+  return z == ZeroSign::kIeee ? "ieee" : "positive";
+}
+std::optional<ZeroExp> parse_zero_exp(std::string_view s) {
+  if (s == "fixed") return ZeroExp::kFixed;
+  if (s == "operand-min") return ZeroExp::kOperandMin;
+  return std::nullopt;
+}
+std::optional<ZeroSign> parse_zero_sign(std::string_view s) {
+  if (s == "ieee") return ZeroSign::kIeee;
+  if (s == "positive") return ZeroSign::kPositive;
+  return std::nullopt;
+}
+
+MmaModel with_zero_rules(const MmaModel& m, ZeroExp e, ZeroSign s) {
+  MmaModel r = m;
+  r.fdpa.zero_exp = e;
+  r.fdpa.zero_sign = s;
+  return r;
+}
+
+bool operand_code_ok(Fmt f, uint64_t bits) {
+  if (f == Fmt::kTF32) return (bits >> 32) == 0 && (bits & 0x1FFF) == 0;
+  return (bits & ~desc(f).storage_mask()) == 0;
+}
+
+int operand_hex_digits(Fmt f) {
+  if (f == Fmt::kTF32) return 8;
+  return (desc(f).bits + 3) / 4;
 }
 
 int scale_block(ScaleKind s) {

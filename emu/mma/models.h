@@ -40,6 +40,23 @@ struct MmaModel {
 std::span<const MmaModel> mma_models();
 const MmaModel* find_mma_model(std::string_view name);
 
+// The zero-rule variants by name ("fixed" / "operand-min", "ieee" /
+// "positive"), as `mxc mma`, `mxc gen` and vector headers spell them.
+std::string_view zero_exp_name(ZeroExp z);
+std::string_view zero_sign_name(ZeroSign z);
+std::optional<ZeroExp> parse_zero_exp(std::string_view s);
+std::optional<ZeroSign> parse_zero_sign(std::string_view s);
+
+// `m` with its zero rules replaced (the name and sources stay).
+MmaModel with_zero_rules(const MmaModel& m, ZeroExp e, ZeroSign s);
+
+// Whether `bits` is an A/B operand code of `f` as models take it. TF32 is an
+// f32 bit pattern whose low 13 bits are zero (docs/vector-format.md); every
+// other format is its storage width.
+bool operand_code_ok(Fmt f, uint64_t bits);
+// Hex digits of one A/B operand of `f` in vector files and `mxc mma` lines.
+int operand_hex_digits(Fmt f);
+
 int scale_block(ScaleKind s);
 Fmt scale_format(ScaleKind s);
 

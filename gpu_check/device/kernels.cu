@@ -460,8 +460,9 @@ __global__ void __launch_bounds__(128)
 // bytes) and B (16 x 32 bytes) in shared memory (K-major, no swizzle; FP8
 // bytes, padded FP6/FP4 or packed e2m1 as the host laid them out), 64 TMEM
 // columns allocated by warp 0: D (f32, or f16 in the low half of each
-// word; 16 columns) at column 0, preloaded with C; SFA / SFB (block-scaled
-// kinds) at columns 32 / 48. Thread 0 issues the MMA; tcgen05.commit
+// word; 16 columns) at column 0, preloaded with C; SFA (block-scaled
+// kinds) at columns 32..35 (row m: lane m % 32 of each quadrant, column
+// 32 + m / 32), SFB at column 48 (column n: lane n of each quadrant). Thread 0 issues the MMA; tcgen05.commit
 // arrives on an mbarrier all threads wait on; each warp then reads its 32
 // lanes of D. Operand, D and scale types are in the instruction descriptor.
 
@@ -550,11 +551,17 @@ __global__ void __launch_bounds__(128)
       : "memory");
   constexpr bool kScaled = kAsm != kAsmF8f6f4;
   if constexpr (kScaled) {
-    const uint32_t fa = gsfa[t * 128 + th], fb = gsfb[t * 128 + th];
-    asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" ::"r"(
-                     lane_base + MXC_TC05_SFA_COL),
-                 "r"(fa)
-                 : "memory");
+    // SFA (host/tcgen05.h, CUTLASS tmem_sf_frg): row m in lane m % 32 of
+    // every lane quadrant, column SFA_COL + m / 32 -- four columns for
+    // M = 128. Each warp writes the same four words per lane into its own
+    // quadrant (the duplication PTX 9.7.16.10.7 asks for).
+    const uint32_t* fa = gsfa + (t * 128 + th) * 4;
+    asm volatile(
+        "tcgen05.st.sync.aligned.32x32b.x4.b32 [%0], {%1, %2, %3, %4};" ::"r"(
+            lane_base + MXC_TC05_SFA_COL),
+        "r"(fa[0]), "r"(fa[1]), "r"(fa[2]), "r"(fa[3])
+        : "memory");
+    const uint32_t fb = gsfb[t * 128 + th];
     asm volatile("tcgen05.st.sync.aligned.32x32b.x1.b32 [%0], {%1};" ::"r"(
                      lane_base + MXC_TC05_SFB_COL),
                  "r"(fb)

@@ -220,7 +220,7 @@ std::vector<Family> build() {
         "mma.m16n8k32.f32." + ab + "@sm90",
         "mma.sync.aligned.m16n8k32.row.col.f32." + ab + ".f32", kMmaFp8E4E4 + i,
         "sm90_mma_fp8_f32", a, b, kFeatMmaFp8, {90}, FragShape::kM16N8K32x8, 0,
-        "emulated on Hopper (FP16 path, cutlass#1986): sequence assumed"));
+        "model fitted to H100/H200 mma.sync captures (docs/models.md)"));
     v.push_back(
         mma("mma.m16n8k32.kind::f8f6f4.f32." + ab,
             "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32." + ab + ".f32",

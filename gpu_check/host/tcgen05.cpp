@@ -223,7 +223,7 @@ Tc05Images tcgen05_images(const MmaBatch& bt, const Family& f) {
   im.a.assign(bt.tiles * (kTc05ABytes / 4), 0);
   im.b.assign(bt.tiles * (kTc05BBytes / 4), 0);
   im.c.assign(bt.tiles * 128 * 16, 0);
-  im.sfa.assign(bt.tiles * 128, 0);
+  im.sfa.assign(bt.tiles * 128 * kTc05SfaCols, 0);
   im.sfb.assign(bt.tiles * 128, 0);
   for (size_t t = 0; t < bt.tiles; ++t) {
     const auto a = decode_operands(
@@ -254,8 +254,15 @@ Tc05Images tcgen05_images(const MmaBatch& bt, const Family& f) {
           unpack_scale_b(std::span(bt.sfb).subspan(t * 32, 32), vec);
       const size_t v = static_cast<size_t>(vec);
       for (int th = 0; th < 128; ++th) {
-        im.sfa[t * 128 + static_cast<size_t>(th)] = tcgen05_scale_word(
-            std::span(sa).subspan(static_cast<size_t>(th % 16) * v, v), vec);
+        // Register j of thread th: A row m = 32 j + th % 32 (tile row m % 16).
+        for (int j = 0; j < kTc05SfaCols; ++j) {
+          const int m = 32 * j + th % 32;
+          im.sfa[(t * 128 + static_cast<size_t>(th)) * kTc05SfaCols +
+                 static_cast<size_t>(j)] =
+              tcgen05_scale_word(
+                  std::span(sa).subspan(static_cast<size_t>(m % 16) * v, v),
+                  vec);
+        }
         im.sfb[t * 128 + static_cast<size_t>(th)] = tcgen05_scale_word(
             std::span(sb).subspan(static_cast<size_t>(th % 8) * v, v), vec);
       }

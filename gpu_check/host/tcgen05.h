@@ -44,10 +44,14 @@
 //    16 bits of its word, 9.7.16.10.4.1). tcgen05.ld/st .32x32b: warp w
 //    accesses lanes 32 w .. 32 w + 31, thread lane i its lane, register j
 //    column j.
-//  - 9.7.16.10.7 "Block Scaling" (layouts .2.x / .3.x are figures; our
-//    reading): scale_A (M x V) row m in lane m, scale_B (V x N) column n in
-//    lane n of every 32-lane partition ("scale factors ... need to be
-//    duplicated to all 32 lane partitions"). scale_vec::1X: one byte, SF ID
+//  - 9.7.16.10.7 "Block Scaling" and CUTLASS tmem_sf_frg
+//    (include/cute/atom/mma_traits_sm100_frag.hpp:435-476 at 7107b05, atom
+//    ((32, M/32), 4) : ((1, 512), 32) over (dp, column*128) virtual
+//    addresses; docs/gpu-check.md): scale_A (M x V) row m in lane m % 32 of
+//    each of the four 32-lane partitions ("scale factors ... need to be
+//    duplicated to all 32 lane partitions"), column SFA + m / 32 (four
+//    columns for M = 128); scale_B (V x N, N = 16) column n in lane n of
+//    every partition, one column. scale_vec::1X: one byte, SF ID
 //    = byte; 2X: "2-byte aligned sub-column", SF ID = half-word offset (0 or
 //    2); 4X: all four bytes, SF ID must be 0. Within a sub-column k-block v
 //    is byte v (assumed). gpu_check fills every selectable sub-column with
@@ -71,8 +75,10 @@ inline constexpr int kTc05M = 128, kTc05N = 16, kTc05K = 32;
 inline constexpr int kTc05RowBytes = 32;
 inline constexpr int kTc05ABytes = kTc05M * kTc05RowBytes;  // 4096
 inline constexpr int kTc05BBytes = kTc05N * kTc05RowBytes;  // 512
-// TMEM columns (allocated: 64): D at 0..15, SFA at 32, SFB at 48.
+// TMEM columns (allocated: 64): D at 0..15, SFA at 32..35 (M / 32
+// columns), SFB at 48.
 inline constexpr int kTc05Cols = 64, kTc05SfaCol = 32, kTc05SfbCol = 48;
+inline constexpr int kTc05SfaCols = kTc05M / 32;
 
 // tcgen05 smem descriptor (K-major, no swizzle).
 uint64_t tcgen05_smem_desc(uint32_t addr, uint32_t lbo, uint32_t sbo);
@@ -132,7 +138,10 @@ struct Tc05Images {
   std::vector<uint32_t> a;    // tiles * 1024 words (smem image)
   std::vector<uint32_t> b;    // tiles * 128 words
   std::vector<uint32_t> c;    // tiles * 128 * 16: C rows, per thread
-  std::vector<uint32_t> sfa;  // tiles * 128: thread T's SFA word (lane T)
+  // tiles * 128 * kTc05SfaCols: thread T's registers for the x4 store at
+  // column kTc05SfaCol (TMEM lane T, columns +0..+3): register j holds the
+  // scale word of A row 32 j + T % 32.
+  std::vector<uint32_t> sfa;
   std::vector<uint32_t> sfb;  // tiles * 128: thread T's SFB word (lane T)
 };
 Tc05Images tcgen05_images(const MmaBatch& b, const Family& f);

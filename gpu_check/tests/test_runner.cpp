@@ -148,3 +148,35 @@ TEST_CASE("wgmma and tcgen05 families: skipped with reasons elsewhere, run where
     CHECK(s.size() == 24u);  // the tcgen05 families
   }
 }
+
+TEST_CASE(
+    "zero-rule separator files replay on sm_90a (fake backend: the model's "
+    "rules)") {
+  // gpu_check/zero-rules/*.txt: hand-built wgmma FP8 cases whose result
+  // differs between the zero-rule variants (docs/gpu-check.md); a device
+  // that follows another variant shows mismatches classed zero-rule:<v>.
+  FakeBackend b;
+  b.cc = 90;
+  b.features = kFeatIntrinsics | kFeatFp8Cvt | kFeatMmaFp8 | kFeatWgmma;
+  RunOptions o;
+  o.report_dir = tmpdir("zero_rules");
+  o.only = {"wgmma.m64n8k32.f32.e4m3.e4m3"};
+  o.support_matrix = false;
+  const std::string dir =
+      std::string(MXC_SOURCE_DIR) + "/gpu_check/zero-rules/";
+  for (const char* f :
+       {"sm90-wgmma-fp8-f32-zero-exp.txt", "sm90-wgmma-fp8-f32-zero-sign.txt",
+        "sm90-wgmma-fp8-f16-zero-sign.txt"})
+    o.vectors.push_back(dir + f);
+  std::ostringstream out, err;
+  const int rc = run(b, o, out, err);
+  INFO(out.str() + err.str());
+  CHECK(rc == 0);
+  std::ifstream sj(o.report_dir + "/skipped.json");
+  CHECK(nlohmann::json::parse(sj).empty());  // every file found its family
+  std::ifstream s(o.report_dir + "/summary.txt");
+  const std::string summary((std::istreambuf_iterator<char>(s)),
+                            std::istreambuf_iterator<char>());
+  CHECK(summary.find("zero-exp") != std::string::npos);
+  CHECK(summary.find("f16-zero-sign") != std::string::npos);
+}

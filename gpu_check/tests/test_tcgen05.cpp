@@ -249,6 +249,72 @@ MmaBatch random_batch(const Family& f, size_t tiles, uint64_t seed) {
 
 }  // namespace
 
+namespace {
+
+// The word the SFA x4 store puts at TMEM (lane, column kTc05SfaCol + col).
+uint32_t sfa_at(const Tc05Images& im, size_t t, int lane, int col) {
+  return im.sfa[(t * 128 + static_cast<size_t>(lane)) * kTc05SfaCols +
+                static_cast<size_t>(col)];
+}
+
+// CUTLASS's SFA TMEM layout, restated as data from
+// include/cute/atom/mma_traits_sm100_frag.hpp (NVIDIA/cutlass 7107b05):
+//   tmem_sf_frg, Is_SFA (lines 465-476):
+//     REP = 4, SUBPART_DPs = 32,
+//     atom shape  (((32, MMA_MN/32), REP), (MMA_VS, MMA_NSF))
+//     atom stride (((1,  512),       32 ), (0,      128    ))
+//   tmem_restride (line 469): virtual index i -> data path i % 128, element
+//     column i / 128 (8-bit scale elements, COL_ADDR = 1; four per 32-bit
+//     TMEM column).
+// For A row m, scale index nsf (k-block) and replica r it gives TMEM lane,
+// 32-bit column offset and byte.
+struct TmemSlot {
+  int lane, col, byte;
+};
+TmemSlot cutlass_sfa_slot(int m, int nsf, int rep) {
+  const int m0 = m % 32, m1 = m / 32;
+  const int virt = m0 * 1 + m1 * 512 + rep * 32 + nsf * 128;
+  const int dp = virt % 128, elem_col = virt / 128;
+  return {dp, elem_col / 4, elem_col % 4};
+}
+
+}  // namespace
+
+TEST_CASE("tcgen05 SFA tensor-memory layout is CUTLASS's tmem_sf_frg") {
+  // Every row of an M = 128 MMA, every k-block of every scale_vec, every
+  // lane replica: the image the kernel stores (x4 at kTc05SfaCol) holds the
+  // scale CUTLASS's layout puts there. Rows 32..127 need columns +1..+3,
+  // which a single-column store would leave unwritten.
+  for (const Family& fr : families()) {
+    if (fr.engine != MmaEngine::kTcgen05) continue;
+    const Tc05Config cfg = tcgen05_config(fr);
+    const int vec = cfg.scale_vec;
+    if (vec == 0) continue;
+    INFO(fr.name);
+    const MmaBatch b = random_batch(fr, 1, 9);
+    const Tc05Images im = tcgen05_images(b, fr);
+    REQUIRE(im.sfa.size() == 128u * kTc05SfaCols);
+    const auto sa = unpack_scale_a(std::span(b.sfa).subspan(0, 32), vec);
+    int checked = 0;
+    for (int m = 0; m < kTc05M; ++m)
+      for (int v = 0; v < vec; ++v)
+        for (int rep = 0; rep < 4; ++rep) {
+          const TmemSlot s = cutlass_sfa_slot(m, v, rep);
+          REQUIRE(s.col < kTc05SfaCols);
+          const uint32_t word = sfa_at(im, 0, s.lane, s.col);
+          // A row m reads replay-tile row m % 16 (tcgen05_images).
+          const uint8_t want = sa[static_cast<size_t>((m % 16) * vec + v)];
+          CHECK(((word >> (8 * s.byte)) & 0xFF) == want);
+          ++checked;
+        }
+    CHECK(checked == 128 * vec * 4);
+    // The layout needs M / 32 = 4 columns and every lane of each.
+    CHECK(cutlass_sfa_slot(127, 0, 3).col == 3);
+    CHECK(cutlass_sfa_slot(127, 0, 3).lane == 127);
+    CHECK(cutlass_sfa_slot(32, 0, 0).lane == 0);
+  }
+}
+
 TEST_CASE(
     "tcgen05 images computed as the hardware would agree with the replay's "
     "cases") {
@@ -281,7 +347,8 @@ TEST_CASE(
           for (int q = 0; q < k; ++q)
             in.push_back(tcgen05_get_elem(B, n, q, cfg.b_elem));
           if (vec) {
-            const uint32_t fa = im.sfa[t * 128 + static_cast<size_t>(m)];
+            // scale_A row m: lane m % 32 (any quadrant), column m / 32.
+            const uint32_t fa = sfa_at(im, t, 32 * (m / 64) + m % 32, m / 32);
             // scale_B column n: lane n of the partition.
             const uint32_t fb = im.sfb[t * 128 + static_cast<size_t>(n)];
             // Every selectable sub-column holds the same scales.

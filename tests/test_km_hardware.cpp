@@ -1,0 +1,99 @@
+// Replays every GPU capture of ../shared/oracles/km-hardware/ (Khattak &
+// Mikaitis, BSD-2: results of real Ada/H100/H200/B200 tensor cores) through
+// the instruction models and through the exact reference
+// (conformance/oracle/fdpa_oracle.cpp). The expected D is the GPU's; 0
+// mismatches on every row. Skipped, saying so, when the folder is absent (a
+// user's clone); CI has it. The same files go through `mxc mma` in
+// tests/km_hardware_cli.sh.
+#include <fmt/format.h>
+
+#include <catch2/catch.hpp>
+
+#include "conformance/oracle/fdpa_oracle.h"
+#include "emu/format.h"
+#include "emu/mma/models.h"
+#include "tests/km_hardware.h"
+
+using namespace mxc;
+
+namespace {
+
+fdpa_oracle::Params oracle_params(const FdpaParams& f) {
+  fdpa_oracle::Params p;
+  p.L = f.L;
+  p.G = f.G;
+  p.F = f.F;
+  p.rho = f.rho == AccRound::kRzF32     ? fdpa_oracle::Rho::RzF32
+          : f.rho == AccRound::kRzE8M13 ? fdpa_oracle::Rho::RzE8M13
+                                        : fdpa_oracle::Rho::RneF16;
+  p.e_zero = f.e_zero;
+  p.zero_exp = f.zero_exp == ZeroExp::kFixed
+                   ? fdpa_oracle::Params::ZeroExp::Fixed
+                   : fdpa_oracle::Params::ZeroExp::OperandMin;
+  p.zero_sign = f.zero_sign == ZeroSign::kIeee
+                    ? fdpa_oracle::Params::ZeroSign::Ieee
+                    : fdpa_oracle::Params::ZeroSign::Positive;
+  p.k_block = f.k_block;
+  p.k_period = f.k_period;
+  p.k_run = f.k_run;
+  p.c_outside = f.c_outside;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("GPU captures (km-hardware) replay bit-exact through every model",
+          "[mma][hardware]") {
+  const auto dir = test::km_hardware_dir();
+  if (dir.empty()) {
+    WARN(
+        "SKIPPED: ../shared/oracles/km-hardware not found (set "
+        "MXC_KM_HARDWARE_DIR); GPU captures not replayed");
+    return;
+  }
+  const auto files = test::read_km_captures(dir);
+  REQUIRE(!files.empty());
+  size_t total = 0;
+  for (const auto& f : files) {
+    INFO(f.path.string());
+    const MmaModel* m = find_mma_model(f.model);
+    REQUIRE(m != nullptr);
+    const auto af = parse_format(f.a_fmt), bf = parse_format(f.b_fmt);
+    REQUIRE(af.has_value());
+    REQUIRE(bf.has_value());
+    REQUIRE(f.c_fmt == desc(m->c_fmt).name);
+    REQUIRE(f.k == m->k);
+    const fdpa_oracle::Params op = oracle_params(m->fdpa);
+    size_t bad = 0, bad_oracle = 0;
+    std::string first;
+    for (size_t i = 0; i < f.cases.size(); ++i) {
+      const auto& c = f.cases[i];
+      const uint64_t d = mma_dot(*m, *af, *bf, c.a, c.b, c.c);
+      if (d != c.d) {
+        if (bad++ == 0)
+          first = fmt::format("row {} ({}): model {:X}, GPU {:X}", i + 1, c.gpu,
+                              d, c.d);
+      }
+      // The exact reference, where the model runs natively (no operand
+      // emulation), must agree with the GPU too.
+      if (m->emulate_as == Fmt::kF64) {
+        fdpa_oracle::Operands o;
+        o.a_fmt = f.a_fmt;
+        o.b_fmt = f.b_fmt;
+        o.c_fmt = f.c_fmt;
+        o.a = c.a;
+        o.b = c.b;
+        o.c = c.c;
+        if (fdpa_oracle::fdpa_chain(op, o) != c.d) ++bad_oracle;
+      }
+    }
+    total += f.cases.size();
+    INFO(first);
+    CHECK(bad == 0);
+    CHECK(bad_oracle == 0);
+    // Evidence in the test log.
+    fmt::print("km-hardware {}: {} rows, {} model / {} reference mismatches\n",
+               f.path.filename().string(), f.cases.size(), bad, bad_oracle);
+  }
+  CHECK(total > 0);
+}
