@@ -56,6 +56,9 @@ expect 2 "shard 1/4 given twice" -- "$S" "$S/shard-1/report.json"
 mkdir -p "$OUT/seed2"
 pipe "$OUT/seed2/report.json" "${GEN[@]}" --seed 2 --shard 1/4
 expect 2 "different seed" -- "$S/shard-0" "$OUT/seed2" "$S/shard-2" "$S/shard-3"
+mkdir -p "$OUT/n3"
+pipe "$OUT/n3/report.json" "${GEN[@]}" --shard 1/3
+expect 2 "different shard count" -- "$S/shard-0" "$OUT/n3" "$S/shard-2" "$S/shard-3"
 mkdir -p "$OUT/e5m2"
 "$MXC" gen convert --from f32 --to e5m2 --round rne --overflow satfinite --level 1 --shard 1/4 \
   | "$MXC" verify -q --json "$OUT/e5m2/report.json" > /dev/null

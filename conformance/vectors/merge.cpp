@@ -143,7 +143,8 @@ MergeResult merge_reports(const std::vector<MergeInput>& in, size_t max_errors) 
   struct Ref {
     std::string value, where;
   };
-  std::map<std::string, Ref> ref;  // suite, seed, version, shard count
+  std::map<std::string, Ref> ref;  // suite, seed, version
+  std::map<std::string, Ref> count_of;  // id -> its shard count (n of i/n)
   std::map<std::string, size_t> index_of;  // id -> merged position
   std::map<std::string, std::set<size_t>> shards_of;  // id -> shard indices
   std::map<std::tuple<std::string, size_t, std::string>, std::string> seen;  // -> where
@@ -174,8 +175,7 @@ MergeResult merge_reports(const std::vector<MergeInput>& in, size_t max_errors) 
       }
       const std::pair<const char*, std::string> keys[] = {{"suite", r.run.at("suite")},
                                                           {"seed", r.run.at("seed")},
-                                                          {"version", r.run.at("version")},
-                                                          {"shard count", std::to_string(n)}};
+                                                          {"version", r.run.at("version")}};
       for (const auto& [k, v] : keys) {
         auto [it, fresh] = ref.try_emplace(k, Ref{v, where});
         if (!fresh && it->second.value != v) {
@@ -185,8 +185,16 @@ MergeResult merge_reports(const std::vector<MergeInput>& in, size_t max_errors) 
         }
       }
       if (!ok) continue;
-      m.shard_count = n;
       const std::string id = r.run.count("id") ? r.run.at("id") : r.file;
+      // One shard count per case set (mxc-gpu runs its few cuBLASLt
+      // problems unsharded, "0/1", in shard 0 of a sharded run).
+      auto [cit, cfresh] = count_of.try_emplace(id, Ref{std::to_string(n), where});
+      if (!cfresh && cit->second.value != std::to_string(n)) {
+        m.errors.push_back(fmt::format("different shard count: {} has {}/{}, {} has n = {}",
+                                       where, i, n, cit->second.where, cit->second.value));
+        continue;
+      }
+      m.shard_count = std::max(m.shard_count, n);
       const std::string dev = device_of(r);
       if (!dev.empty()) devices.insert(dev);
       auto [sit, fresh] = seen.try_emplace({id, i, dev}, where);
@@ -195,7 +203,7 @@ MergeResult merge_reports(const std::vector<MergeInput>& in, size_t max_errors) 
                                        where, dev.empty() ? "" : " (device " + dev + ")"));
         continue;
       }
-      all_shards.insert(i);
+      if (n == m.shard_count) all_shards.insert(i);
       shards_of[id].insert(i);
       auto [pit, first] = index_of.try_emplace(id, m.merged.size());
       if (first) {
@@ -233,18 +241,25 @@ MergeResult merge_reports(const std::vector<MergeInput>& in, size_t max_errors) 
   if (entries == 0) m.errors.push_back("the reports hold no entries");
   m.devices.assign(devices.begin(), devices.end());
   if (!m.errors.empty()) return m;
+  // A shard no case set of the largest n has: missing as a whole.
+  all_shards.clear();
+  for (const auto& [id, ids] : shards_of) {
+    if (count_of.at(id).value == std::to_string(m.shard_count)) all_shards.insert(ids.begin(), ids.end());
+  }
   for (size_t i = 0; i < m.shard_count; ++i) {
     if (!all_shards.count(i)) m.missing.push_back(fmt::format("shard {}/{}", i, m.shard_count));
   }
+  // A case set absent from shards the others have (or from some of its own).
   for (Report& t : m.merged) {
     const std::string id = t.run.count("id") ? t.run.at("id") : t.file;
+    const size_t n = std::stoul(count_of.at(id).value);
     std::string gaps;
-    for (size_t i : all_shards) {
-      if (!shards_of[id].count(i)) gaps += fmt::format("{}{}", gaps.empty() ? "" : ",", i);
+    for (size_t i = 0; i < n; ++i) {
+      if (shards_of[id].count(i) || (n == m.shard_count && !all_shards.count(i))) continue;
+      gaps += fmt::format("{}{}", gaps.empty() ? "" : ",", i);
     }
     if (!gaps.empty()) {
-      m.missing.push_back(fmt::format("{}: no entry from shard(s) {} of {}", t.file, gaps,
-                                      m.shard_count));
+      m.missing.push_back(fmt::format("{}: no entry from shard(s) {} of {}", t.file, gaps, n));
     }
   }
   if (!m.missing.empty()) {

@@ -3,7 +3,8 @@
 //
 // Every entry must carry its provenance (Report::run: suite, seed, version,
 // shard "i/n"; mxc verify and mxc-gpu write it). The merge refuses entries
-// of different suites, seeds, versions or shard counts; it detects a shard
+// of different suites, seeds or versions, or of one case set with different
+// shard counts; it detects a shard
 // given twice (same shard index, same entry, same device) and shards that
 // are missing, so a merge of 7 of 8 shards is never a pass. Entries with
 // the same id (the case set: a vector header, or an mxc-gpu family) are
@@ -33,7 +34,7 @@ struct MergeResult {
   std::vector<Report> merged;       // one per id, in first-seen order
   std::vector<std::string> errors;  // refusals: nothing should be written
   std::vector<std::string> missing; // coverage gaps ("shard 3/8", ...)
-  size_t shard_count = 0;           // n of every input's i/n
+  size_t shard_count = 0;           // the largest n of the inputs' i/n
   size_t inputs = 0;
   std::vector<std::string> devices;  // distinct devices seen (mxc-gpu)
 };
