@@ -24,7 +24,7 @@ struct GenOptions {
   // Convenience flags for the common keys.
   std::string from, to, round, overflow, profile, elem, model, a_fmt, b_fmt,
       elem_a, elem_b, out_fmt, k, block, blocks, relu, sr, layout, m, n,
-      split_k, zero_exp, zero_sign;
+      split_k, zero_exp, zero_sign, range;
 };
 
 int run_gen(const GenOptions& o) {
@@ -40,7 +40,8 @@ int run_gen(const GenOptions& o) {
       {"k", &o.k},             {"block", &o.block},   {"blocks", &o.blocks},
       {"relu", &o.relu},       {"sr", &o.sr},         {"layout", &o.layout},
       {"m", &o.m},             {"n", &o.n},           {"split-k", &o.split_k},
-      {"zero-exp", &o.zero_exp}, {"zero-sign", &o.zero_sign}};
+      {"zero-exp", &o.zero_exp}, {"zero-sign", &o.zero_sign},
+      {"range", &o.range}};
   for (const auto& [k, v] : keys) {
     if (!v->empty()) h.kv[k] = *v;
   }
@@ -52,6 +53,10 @@ int run_gen(const GenOptions& o) {
       return 2;
     }
     h.kv[s.substr(0, eq)] = s.substr(eq + 1);
+  }
+  if (h.has("range") && o.op != "convert") {
+    std::fprintf(stderr, "mxc gen: error: range applies to op convert only\n");
+    return 2;
   }
   vec::Shard sh;
   if (std::sscanf(o.shard.c_str(), "%zu/%zu", &sh.index, &sh.count) != 2 ||
@@ -188,6 +193,9 @@ void add_vectors(CLI::App& app, int& exit_code) {
                  "convert, mx-dot: rne rz ru rd rna odd rs rs-full");
   gc->add_option("--overflow", g->overflow, "convert: format | satfinite");
   gc->add_option("--relu", g->relu, "convert: 0 | 1");
+  gc->add_option("--range", g->range,
+                 "convert: FIRST+COUNT (hex): exactly these consecutive source "
+                 "encodings (a slice of an exhaustive sweep)");
   gc->add_option("--profile", g->profile, "mx-/nvfp4-quantize: profile");
   gc->add_option("--elem", g->elem, "mx-quantize: element format");
   gc->add_option("--block", g->block, "mx-quantize: block size");

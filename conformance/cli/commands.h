@@ -15,5 +15,6 @@ void add_bench(CLI::App& app, int& exit_code);
 void add_study(CLI::App& app, int& exit_code);  // conformance/study/
 void add_vectors(CLI::App& app, int& exit_code);  // gen + verify
 void add_conformance(CLI::App& app, int& exit_code);
+void add_report(CLI::App& app, int& exit_code);  // report merge
 
 }  // namespace mxc::cli

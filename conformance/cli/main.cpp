@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   mxc::cli::add_study(app, exit_code);
   mxc::cli::add_vectors(app, exit_code);
   mxc::cli::add_conformance(app, exit_code);
+  mxc::cli::add_report(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -398,8 +398,8 @@ std::unique_ptr<Op> make_op(const Header& h) {
 
 std::string op_help() {
   return "ops and their header keys:\n"
-         "  convert         from to round [overflow=format|satfinite] "
-         "[relu=0|1]\n"
+         "  convert         from to round [overflow=format|satfinite] [relu=0|1]\n"
+         "                  [range=FIRST+COUNT (hex: a slice of all encodings)]\n"
          "  mx-quantize     profile [elem] [block]\n"
          "  nvfp4-quantize  profile [sr=0|1]\n"
          "  mx-dot          elem-a elem-b [blocks] [out=f32|f16|bf16] [round]\n"

@@ -49,6 +49,7 @@ std::string render_json(const std::vector<Report>& reports) {
     }
     e["first_mismatches"] = f;
     e["status"] = r.mismatches ? "fail" : "pass";
+    if (!r.run.empty()) e["run"] = r.run;
     j.push_back(e);
   }
   return j.dump(2) + "\n";
@@ -64,6 +65,14 @@ std::string render_junit(const std::vector<Report>& reports) {
     body += fmt::format(
         "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\">\n",
         xml_escape(r.file), t, r.by_class.size());
+    if (!r.run.empty()) {
+      body += "    <properties>\n";
+      for (const auto& [k, v] : r.run) {
+        body += fmt::format("      <property name=\"{}\" value=\"{}\"/>\n",
+                            xml_escape(k), xml_escape(v));
+      }
+      body += "    </properties>\n";
+    }
     body += fmt::format(
         "    <testcase classname=\"{}\" name=\"bit-exact ({} cases, {} "
         "accepted variations)\"/>\n",

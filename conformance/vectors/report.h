@@ -26,6 +26,11 @@ struct Report {
   std::map<std::string, uint64_t> by_class;     // real mismatches
   std::map<std::string, uint64_t> accepted_by;  // allowed variations
   std::vector<MismatchLine> first;
+  // Where the report came from, so `mxc report merge` can refuse mixing
+  // runs and check shard coverage (docs/scale-out.md): suite, seed,
+  // version, shard ("i/n"), and for mxc-gpu device, device_uuid,
+  // device_pci. Empty: not recorded (rendered only when present).
+  std::map<std::string, std::string> run;
 };
 
 std::string render_terminal(const Report& r);

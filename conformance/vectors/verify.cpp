@@ -40,7 +40,7 @@ bool known_header_key(const std::string& key) {
       "shard", "cases", "fields", "from", "to", "round", "overflow", "relu",
       "profile", "elem", "block", "sr", "elem-a", "elem-b", "blocks", "out",
       "model", "a-fmt", "b-fmt", "k", "packing", "note", "layout", "m", "n",
-      "split-k", "zero-exp", "zero-sign"};
+      "split-k", "zero-exp", "zero-sign", "range"};
   return k.count(key) != 0;
 }
 
@@ -100,6 +100,18 @@ Report verify(std::istream& vin, const std::string& vname, std::istream* rin,
     if (!rep.description.empty()) rep.description += ' ';
     rep.description += k + "=" + v;
   }
+  // Provenance for `mxc report merge`: the case set is the header without
+  // what differs between the shards of one run.
+  std::string suite = h.get("op");
+  for (const auto& [k, v] : h.kv) {
+    if (k == "op" || k == "shard" || k == "cases" || k == "generator" || k == "seed") continue;
+    suite += ' ' + k + "=" + v;
+  }
+  rep.run["suite"] = suite;
+  rep.run["id"] = suite;
+  rep.run["seed"] = h.get("seed", "");
+  rep.run["version"] = h.get("generator", "unknown");
+  rep.run["shard"] = h.get("shard", "0/1");
   std::vector<std::string_view> vt, rt;
   while (vr.next(vt)) {
     if (vt.size() != all.size()) {

@@ -54,10 +54,34 @@ std::string version_text(int v) {
   return fmt::format("{}.{}", v / 1000, v % 1000 / 10);
 }
 
+// "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi -L prints it.
+std::string uuid_text(const cudaUUID_t& u) {
+  std::string s = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) s += '-';
+    s += fmt::format("{:02x}", static_cast<unsigned char>(u.bytes[i]));
+  }
+  return s;
+}
+
+// Every call binds the calling thread to this backend's device first, so
+// one backend per device, each driven by its own host thread, runs its
+// kernels on its own device's stream (mxc-gpu run --devices).
 class CudaBackend : public Backend {
  public:
+  explicit CudaBackend(int device = 0) : dev_(device) {}
+
+  int device_count() override {
+    int n = 0;
+    return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
+  }
+  std::unique_ptr<Backend> open_device(int i) override {
+    return std::make_unique<CudaBackend>(i);
+  }
+
   DeviceInfo probe() override {
     DeviceInfo d;
+    d.index = dev_;
     int n = 0;
     const cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess) {
@@ -69,11 +93,18 @@ class CudaBackend : public Backend {
       d.why = "cudaGetDeviceCount reports 0 devices";
       return d;
     }
-    check(cudaSetDevice(0), "cudaSetDevice");
+    if (dev_ >= n) {
+      d.why = fmt::format("device {} does not exist ({} visible)", dev_, n);
+      return d;
+    }
+    bind();
     cudaDeviceProp p{};
-    check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
+    check(cudaGetDeviceProperties(&p, dev_), "cudaGetDeviceProperties");
     d.present = true;
     d.name = p.name;
+    d.uuid = uuid_text(p.uuid);
+    d.pci_bus_id = fmt::format("{:04x}:{:02x}:{:02x}.0", p.pciDomainID, p.pciBusID,
+                               p.pciDeviceID);
     d.cc = p.major * 10 + p.minor;
     int dv = 0, rv = 0;
     cudaDriverGetVersion(&dv);
@@ -102,6 +133,7 @@ class CudaBackend : public Backend {
   void convert(const Family& fam, std::span<const uint32_t> in0,
                std::span<const uint32_t> in1, std::span<const uint32_t> rbits,
                std::span<uint32_t> out) override {
+    bind();
     Buf a(in0), b(in1), r(rbits), o(out.size());
     const int e = dev::launch_convert(fam.instr, a.get(), b.get(), r.get(),
                                       o.get(), out.size());
@@ -112,6 +144,7 @@ class CudaBackend : public Backend {
 
   void mma(const Family& fam, const MmaBatch& bt,
            std::vector<uint32_t>& d) override {
+    bind();
     if (fam.engine == MmaEngine::kWgmma) {
       wgmma(fam, bt, d);
       return;
@@ -164,21 +197,28 @@ class CudaBackend : public Backend {
   }
 
   std::vector<SupportEntry> cublaslt_support() override {
+    bind();
     return cublaslt_probe_matrix();
   }
 
   bool cublaslt_gemm(const GemmCase& c, std::vector<uint64_t>& d,
                      std::string& why) override {
+    bind();
     return cublaslt_run(c, d, why);
   }
 
   void hang() override {
+    bind();
     Buf f(1);
     check(cudaMemset(f.get(), 0, sizeof(uint32_t)), "cudaMemset");
     const int e = dev::launch_hang(f.get());
     if (e) fail("hang kernel launch", e);
     check(cudaDeviceSynchronize(), "hang kernel");
   }
+
+ private:
+  void bind() { check(cudaSetDevice(dev_), "cudaSetDevice"); }
+  int dev_;
 };
 
 }  // namespace

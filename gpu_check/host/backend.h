@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -23,6 +24,9 @@ struct DeviceInfo {
   unsigned features = 0;  // Feature bits of the SASS that runs (probe kernel)
   std::string driver, runtime, cublaslt;
   bool fake = false;      // the test backend
+  int index = 0;          // CUDA device ordinal (as CUDA_VISIBLE_DEVICES maps it)
+  std::string uuid;       // "GPU-8c1e...": names the part in a report
+  std::string pci_bus_id; // "0000:17:00.0"
 };
 
 // A device-side failure: the CUDA error text. The runner adds the family
@@ -87,6 +91,12 @@ class Backend {
   }
   // Launches a kernel that never finishes (watchdog self-test).
   virtual void hang() {}
+  // Several devices (mxc-gpu run --devices): how many there are, and a
+  // backend bound to device i, used by one host thread only (CUDA: every
+  // call runs on that device, its kernels on that device's own stream).
+  // This backend itself is device 0; nullptr: it drives one device only.
+  virtual int device_count() { return 1; }
+  virtual std::unique_ptr<Backend> open_device(int /*i*/) { return nullptr; }
 };
 
 }  // namespace mxc::gpu

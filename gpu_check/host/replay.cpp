@@ -63,6 +63,11 @@ vec::Report new_report(const Family& f, const vec::Header& h, const std::string&
   return r;
 }
 
+// Cases (or tiles) of shard i of n among `total`: i, i+n, ...
+uint64_t shard_size(uint64_t total, const ReplayOptions& o) {
+  return total > o.shard_index ? (total - o.shard_index + o.shard_count - 1) / o.shard_count : 0;
+}
+
 bool is_pair(Slots s) {
   return s == Slots::kPairAB || s == Slots::kPairXY || s == Slots::kPairPacked;
 }
@@ -146,7 +151,7 @@ void run_convert_batch(Backend& b, const Family& f, const vec::Op& op, const Cas
 
 void run_mma_tiles(Backend& b, const Family& f, const vec::Op& op,
                    const std::vector<PlainTile>& tiles, uint64_t first, vec::Report& r,
-                   const ReplayOptions& o) {
+                   const ReplayOptions& o, uint64_t tile_step = 1) {
   if (o.progress) o.progress(first);
   const MmaBatch batch = pack_tiles(f, tiles);
   std::vector<uint32_t> d;
@@ -177,7 +182,8 @@ void run_mma_tiles(Backend& b, const Family& f, const vec::Op& op,
         }
         if (op.expected(output_case(f, sw, m, col))[0] == dd[e]) hint = "scale-a-b-swap";
       }
-      tally(r, op, f, in[t * 128 + e], want[t * 128 + e], got, first + t * 128 + e, o, hint);
+      tally(r, op, f, in[t * 128 + e], want[t * 128 + e], got, first + t * tile_step * 128 + e,
+            o, hint);
     }
   }
 }
@@ -356,17 +362,23 @@ vec::Report replay_level(Backend& b, const Family& f, const ReplayOptions& o) {
   const vec::Header h = family_header(f, o.level, o.seed);
   const auto op = vec::make_op(h);
   vec::Report r = new_report(f, h, fmt::format("level {} vectors", o.level));
-  const size_t n = op->count();
+  const size_t n = shard_size(op->count(), o);
+  const size_t s = o.shard_index, step = o.shard_count;
+  if (step > 1) r.description += fmt::format(" shard={}/{}", s, step);
   const size_t batch = f.kind == FamilyKind::kMma ? std::max<size_t>(8, o.batch / 128 * 8) : o.batch;
   for (size_t first = 0; first < n; first += batch) {
     const size_t m = std::min(batch, n - first);
     Cases in(m);
-    parallel_for(m, o.threads, [&](size_t i) { in[i] = op->make_case(first + i); });
+    std::vector<long> index(m);  // the cases' indices in the whole run
+    parallel_for(m, o.threads, [&](size_t i) {
+      index[i] = static_cast<long>(s + (first + i) * step);
+      in[i] = op->make_case(static_cast<size_t>(index[i]));
+    });
     const Cases want = expected_of(*op, in, o.threads);
     if (f.kind == FamilyKind::kConvert) {
-      run_convert_batch(b, f, *op, in, want, first, nullptr, r, o);
+      run_convert_batch(b, f, *op, in, want, s + first * step, &index, r, o);
     } else {
-      run_mma_cases(b, f, *op, in, want, first, nullptr, r, o);
+      run_mma_cases(b, f, *op, in, want, s + first * step, &index, r, o);
     }
   }
   return r;
@@ -377,18 +389,23 @@ vec::Report replay_sweep(Backend& b, const Family& f, uint64_t count, const Repl
   const auto op = vec::make_op(h);
   vec::Report r = new_report(f, h, fmt::format("random sweep of {} cases", count));
   r.file = f.name + " (sweep)";
+  if (o.shard_count > 1) r.description += fmt::format(" shard={}/{}", o.shard_index, o.shard_count);
   const uint64_t seed = o.seed ^ 0x5EEDC0DEull;
+  const uint64_t s = o.shard_index, step = o.shard_count;
   if (f.kind == FamilyKind::kConvert) {
     const Fmt from = *parse_format(h.get("from"));
     const Fmt to = *parse_format(h.get("to"));
     const FormatDesc& fd = desc(from);
     const FormatDesc& td = desc(to);
     const bool sr = h.get("round").rfind("rs", 0) == 0;
-    for (uint64_t first = 0; first < count; first += o.batch) {
-      const size_t m = static_cast<size_t>(std::min<uint64_t>(o.batch, count - first));
+    const uint64_t local = shard_size(count, o);
+    for (uint64_t first = 0; first < local; first += o.batch) {
+      const size_t m = static_cast<size_t>(std::min<uint64_t>(o.batch, local - first));
       Cases in(m);
+      std::vector<long> index(m);
       parallel_for(m, o.threads, [&](size_t i) {
-        const uint64_t idx = first + i;
+        const uint64_t idx = s + (first + i) * step;  // index in the whole sweep
+        index[i] = static_cast<long>(idx);
         uint64_t x = vec::case_random(seed, idx, 0) & fd.storage_mask();
         if (fd.bits > 16 && (idx & 1)) {
           // Half the cases with an exponent near the target's range.
@@ -401,20 +418,21 @@ vec::Report replay_sweep(Backend& b, const Family& f, uint64_t count, const Repl
         if (sr) in[i].push_back(vec::case_random(seed, idx, 1) & 0xFFFFFFFFu);
       });
       const Cases want = expected_of(*op, in, o.threads);
-      run_convert_batch(b, f, *op, in, want, first, nullptr, r, o);
+      run_convert_batch(b, f, *op, in, want, s + first * step, &index, r, o);
     }
     return r;
   }
   // MMA: whole random tiles, every one of the 128 outputs a case.
   const uint64_t tiles_total = (count + 127) / 128;
+  const uint64_t local_tiles = shard_size(tiles_total, o);  // tiles s, s+n, ...
   const uint64_t per = std::max<uint64_t>(1, o.batch / 128);
   const int k = tile_k(f), v = f.scale_vec;
-  for (uint64_t t0 = 0; t0 < tiles_total; t0 += per) {
-    const size_t m = static_cast<size_t>(std::min(per, tiles_total - t0));
+  for (uint64_t t0 = 0; t0 < local_tiles; t0 += per) {
+    const size_t m = static_cast<size_t>(std::min(per, local_tiles - t0));
     std::vector<PlainTile> tiles(m, empty_tile(f));
     parallel_for(m, o.threads, [&](size_t ti) {
       PlainTile& t = tiles[ti];
-      const uint64_t base = 1000000000ull + (t0 + ti) * 24;
+      const uint64_t base = 1000000000ull + (s + (t0 + ti) * step) * 24;
       for (int row = 0; row < 16; ++row) {
         const auto c = op->make_case(static_cast<size_t>(base + static_cast<uint64_t>(row)));
         for (int q = 0; q < k; ++q) t.a[static_cast<size_t>(row * k + q)] = static_cast<uint8_t>(c[static_cast<size_t>(q)]);
@@ -428,7 +446,7 @@ vec::Report replay_sweep(Backend& b, const Family& f, uint64_t count, const Repl
         for (int q = 0; q < v; ++q) t.sb[static_cast<size_t>(col * v + q)] = static_cast<uint8_t>(c[static_cast<size_t>(2 * k + v + q)]);
       }
     });
-    run_mma_tiles(b, f, *op, tiles, t0 * 128, r, o);
+    run_mma_tiles(b, f, *op, tiles, (s + t0 * step) * 128, r, o, step);
   }
   return r;
 }

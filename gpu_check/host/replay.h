@@ -24,6 +24,11 @@ struct ReplayOptions {
   size_t max_errors = 20;
   size_t batch = size_t{1} << 20;  // cases per device call
   unsigned threads = 0;            // emulator threads (0: hardware)
+  // Shard i of n (mxc-gpu run --shard i/n): the level cases with index
+  // i, i+n, i+2n, ... (as mxc gen --shard), the sweep's cases (convert) or
+  // tiles (MMA) likewise; case indices in reports stay those of the whole
+  // run, so n shards together are exactly one unsharded run.
+  uint64_t shard_index = 0, shard_count = 1;
   // Called before each device call with the index of its first case (the
   // runner's watchdog and error messages use it).
   std::function<void(uint64_t)> progress;

@@ -12,6 +12,7 @@
 #include <iostream>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <thread>
 
 #include "conformance/vectors/report.h"
@@ -123,35 +124,59 @@ std::string render_support_matrix(const std::vector<SupportEntry>& m) {
   return s;
 }
 
-int run(Backend& b, const RunOptions& o, std::ostream& out, std::ostream& err) {
-  if (o.suite != "level1" && o.suite != "level2") {
-    err << "mxc-gpu: error: --suite must be level1 or level2\n";
-    return 2;
-  }
-  for (const std::string& s : o.only) {
-    bool any = s == "cublaslt-support";
-    for (const Family& f : families()) any = any || family_matches(f, s);
-    if (!any) {
-      err << "mxc-gpu: error: --only '" << s << "' matches no family (mxc-gpu list)\n";
-      return 2;
-    }
-  }
+namespace {
+
+struct Shard {
+  uint64_t index = 0, count = 1;
+};
+
+// What one device's run gives the multi-device summary.
+struct DeviceOutcome {
+  int status = 0;
+  DeviceInfo info;
+  uint64_t cases = 0, mismatches = 0;
+};
+
+// The suite as `mxc report merge` compares it: everything that decides the
+// cases except the seed and the shard.
+std::string suite_text(const RunOptions& o) {
+  std::string s = o.suite;
+  for (const std::string& f : o.only) s += " only=" + f;
+  if (o.sweep) s += fmt::format(" sweep={}", o.sweep);
+  for (const std::string& v : o.vectors) s += " vectors=" + v;
+  return s;
+}
+
+std::string device_label(const DeviceInfo& d) {
+  return fmt::format("gpu {}{}{}", d.index, d.uuid.empty() ? "" : " " + d.uuid,
+                     d.pci_bus_id.empty() ? "" : " pci " + d.pci_bus_id);
+}
+
+DeviceOutcome run_one(Backend& b, const RunOptions& o, const Shard& sh, bool name_device,
+                      std::ostream& out, std::ostream& err) {
+  DeviceOutcome oc;
   const DeviceInfo d = b.probe();
+  oc.info = d;
+  int& status = oc.status;
   if (!d.present) {
     out << "mxc-gpu: no CUDA device: " << d.why
         << "\nmxc-gpu: nothing replayed (exit 77: skipped)\n";
-    return kExitSkip;
+    status = kExitSkip;
+    return oc;
   }
   if (!o.report_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(o.report_dir, ec);
     if (ec) {
       err << "mxc-gpu: error: cannot create " << o.report_dir << ": " << ec.message() << "\n";
-      return 2;
+      status = 2;
+      return oc;
     }
   }
-  out << fmt::format("mxc-gpu: {} (compute capability {}), SASS features {:#x}{}\n", d.name,
-                     cc_text(d.cc), d.features, d.fake ? " [FAKE TEST BACKEND]" : "");
+  out << fmt::format("mxc-gpu: {}: {} (compute capability {}), SASS features {:#x}{}\n",
+                     device_label(d), d.name, cc_text(d.cc), d.features,
+                     d.fake ? " [FAKE TEST BACKEND]" : "");
+  if (sh.count > 1) out << fmt::format("mxc-gpu: shard {}/{}\n", sh.index, sh.count);
   out << fmt::format("mxc-gpu: driver {}, runtime {}, cuBLASLt {}\n", d.driver, d.runtime,
                      d.cublaslt);
   Watchdog wd(o.timeout_s, o.report_dir);
@@ -159,12 +184,15 @@ int run(Backend& b, const RunOptions& o, std::ostream& out, std::ostream& err) {
     wd.kick("selftest.hang", 0);
     b.hang();
     err << "mxc-gpu: hang self-test returned\n";
-    return 2;
+    status = 2;
+    return oc;
   }
   ReplayOptions ro;
   ro.level = o.suite == "level2" ? 2 : 1;
   ro.seed = o.seed;
   ro.threads = o.threads;
+  ro.shard_index = sh.index;
+  ro.shard_count = sh.count;
   std::string current;
   ro.progress = [&](uint64_t i) { wd.kick(current, i); };
 
@@ -172,9 +200,23 @@ int run(Backend& b, const RunOptions& o, std::ostream& out, std::ostream& err) {
   nlohmann::ordered_json skipped = nlohmann::ordered_json::array();
   std::string summary;
   std::string gemm_layouts;  // the training-layout answer, one line per cuBLASLt family
-  int status = 0;
   bool cuda_failed = false;
-  auto add = [&](const vec::Report& r) {
+  const std::string suite = suite_text(o), dl = device_label(d);
+  // unsharded: a case set this run covers whole even when sharded (the
+  // cuBLASLt families, run by shard 0 only).
+  auto add = [&](vec::Report r, bool unsharded = false) {
+    // Provenance for `mxc report merge`, and the device in every mismatch.
+    r.run["suite"] = suite;
+    r.run["id"] = r.file;
+    r.run["seed"] = std::to_string(o.seed);
+    r.run["version"] = kGpuVersion;
+    r.run["shard"] = unsharded ? "0/1" : fmt::format("{}/{}", sh.index, sh.count);
+    r.run["device"] = std::to_string(d.index);
+    if (!d.uuid.empty()) r.run["device_uuid"] = d.uuid;
+    if (!d.pci_bus_id.empty()) r.run["device_pci"] = d.pci_bus_id;
+    if (name_device) {
+      for (vec::MismatchLine& m : r.first) m.text = "[" + dl + "] " + m.text;
+    }
     reports.push_back(r);
     const std::string line = fmt::format("  {:<52} {:>10} cases {:>8} mismatches  {}\n", r.file,
                                          r.cases, r.mismatches, r.mismatches ? "FAIL" : "PASS");
@@ -217,11 +259,18 @@ int run(Backend& b, const RunOptions& o, std::ostream& out, std::ostream& err) {
       wd.kick(current, i);
     };
     try {
+      if (f.kind == FamilyKind::kGemm && sh.index != 0) {
+        // A handful of random problems: shard 0 runs them all, as a case
+        // set of its own ("0/1"), so the shards sum to the unsharded run.
+        gemm_line(fmt::format("in shard 0 of {}", sh.count));
+        skip(f.name, fmt::format("cuBLASLt problems run in shard 0 of {}", sh.count));
+        continue;
+      }
       if (f.kind == FamilyKind::kGemm) {
         vec::Report r;
         std::string gw;
         if (replay_gemm(b, f, d.cc, ro, r, gw)) {
-          add(r);
+          add(r, true);
           gemm_line(r.mismatches ? fmt::format("FAIL: {} of {} elements differ", r.mismatches,
                                                r.cases)
                                  : fmt::format("PASS: {} elements{}", r.cases,
@@ -260,7 +309,8 @@ int run(Backend& b, const RunOptions& o, std::ostream& out, std::ostream& err) {
     vec::Reader rd(in, path);
     if (!in) {
       err << "mxc-gpu: error: cannot open " << path << "\n";
-      return 2;
+      status = 2;
+      return oc;
     }
     const vec::Header& h = rd.header();
     const Family* match = nullptr;
@@ -282,7 +332,8 @@ int run(Backend& b, const RunOptions& o, std::ostream& out, std::ostream& err) {
       add(replay_file(b, *match, again, path, ro));
     } catch (const vec::InputError& e) {
       err << e.what() << "\n";
-      return 2;
+      status = 2;
+      return oc;
     } catch (const BackendError& e) {
       err << "mxc-gpu: CUDA error in " << path << ": " << e.what() << "\n";
       status = kExitCudaError;
@@ -291,7 +342,7 @@ int run(Backend& b, const RunOptions& o, std::ostream& out, std::ostream& err) {
   }
   std::vector<SupportEntry> matrix;
   const bool want_matrix =
-      o.support_matrix && !cuda_failed &&
+      o.support_matrix && !cuda_failed && sh.index == 0 &&
       (o.only.empty() || std::find_if(o.only.begin(), o.only.end(), [](const std::string& s) {
                            return s == "cublaslt" || s == "cublaslt-support";
                          }) != o.only.end());
@@ -315,7 +366,8 @@ int run(Backend& b, const RunOptions& o, std::ostream& out, std::ostream& err) {
     out << t;
     summary += t;
   }
-  uint64_t cases = 0, mism = 0;
+  uint64_t& cases = oc.cases;
+  uint64_t& mism = oc.mismatches;
   for (const auto& r : reports) {
     cases += r.cases;
     mism += r.mismatches;
@@ -342,8 +394,12 @@ int run(Backend& b, const RunOptions& o, std::ostream& out, std::ostream& err) {
     dj["runtime"] = d.runtime;
     dj["cublaslt"] = d.cublaslt;
     dj["fake_backend"] = d.fake;
+    dj["index"] = d.index;
+    dj["uuid"] = d.uuid;
+    dj["pci_bus_id"] = d.pci_bus_id;
     dj["suite"] = o.suite;
     dj["sweep"] = o.sweep;
+    dj["shard"] = fmt::format("{}/{}", sh.index, sh.count);
     std::ofstream(dir + "device.json") << dj.dump(2) << "\n";
     nlohmann::ordered_json mj = nlohmann::ordered_json::array();
     for (const SupportEntry& e : matrix) {
@@ -354,7 +410,185 @@ int run(Backend& b, const RunOptions& o, std::ostream& out, std::ostream& err) {
     std::ofstream(dir + "support-matrix.txt") << render_support_matrix(matrix);
     out << "mxc-gpu: reports in " << o.report_dir << "\n";
   }
+  return oc;
+}
+
+// Worst first: watchdog, CUDA error, usage, mismatches, pass; 77 only when
+// every device skipped.
+int worst_status(const std::vector<DeviceOutcome>& v) {
+  auto rank = [](int s) {
+    return s == kExitWatchdog ? 5 : s == kExitCudaError ? 4 : s == 2 ? 3 : s == 1 ? 2
+           : s == kExitSkip ? 0 : 1;
+  };
+  int w = kExitSkip;
+  for (const DeviceOutcome& d : v) {
+    if (rank(d.status) > rank(w)) w = d.status;
+  }
+  return w;
+}
+
+// Several devices, one host thread each (docs/scale-out.md).
+int run_devices(Backend& b, const RunOptions& o, const Shard& sh, const std::vector<int>& list,
+                std::ostream& out, std::ostream& err) {
+  std::vector<std::unique_ptr<Backend>> backends;
+  for (int i : list) {
+    backends.push_back(b.open_device(i));
+    if (!backends.back()) {
+      err << "mxc-gpu: error: this backend drives one device only (--devices)\n";
+      return 2;
+    }
+  }
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned total = o.threads ? o.threads : hw;
+  // The emulator computes every expected result: its threads are shared
+  // fairly, so no device waits on another's host work.
+  const unsigned per = std::max(1u, total / static_cast<unsigned>(list.size()));
+  out << fmt::format("mxc-gpu: {} devices, one host thread each, {} emulator threads each\n",
+                     list.size(), per);
+  std::vector<DeviceOutcome> outcomes(list.size());
+  std::vector<std::ostringstream> outs(list.size()), errs(list.size());
+  std::mutex print;
+  std::vector<std::thread> threads;
+  for (size_t k = 0; k < list.size(); ++k) {
+    threads.emplace_back([&, k] {
+      RunOptions ok = o;
+      ok.threads = per;
+      if (!o.report_dir.empty()) ok.report_dir = fmt::format("{}/gpu{}", o.report_dir, list[k]);
+      try {
+        outcomes[k] = run_one(*backends[k], ok, sh, true, outs[k], errs[k]);
+      } catch (const std::exception& e) {
+        errs[k] << "mxc-gpu: gpu " << list[k] << ": " << e.what() << "\n";
+        outcomes[k].status = kExitCudaError;
+        outcomes[k].info.index = list[k];
+      }
+      std::lock_guard<std::mutex> l(print);
+      out << fmt::format("mxc-gpu: gpu {} done: {} cases, {} mismatches, exit {}\n", list[k],
+                         outcomes[k].cases, outcomes[k].mismatches, outcomes[k].status);
+      out.flush();
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  std::string table = fmt::format("\n{:<6} {:<28} {:<44} {:<14} {:>12} {:>10}  {}\n", "gpu",
+                                   "name", "uuid", "pci", "cases", "mismatches", "status");
+  nlohmann::ordered_json dj = nlohmann::ordered_json::array();
+  for (size_t k = 0; k < list.size(); ++k) {
+    out << "\n--- gpu " << list[k] << " ---\n" << outs[k].str();
+    err << errs[k].str();
+    const DeviceOutcome& c = outcomes[k];
+    const char* verdict = c.status == 0   ? "PASS"
+                          : c.status == 1 ? "FAIL"
+                          : c.status == kExitSkip ? "skipped"
+                                                  : "ERROR";
+    table += fmt::format("{:<6} {:<28} {:<44} {:<14} {:>12} {:>10}  {} (exit {})\n", list[k],
+                         c.info.name, c.info.uuid, c.info.pci_bus_id, c.cases, c.mismatches,
+                         verdict, c.status);
+    dj.push_back({{"index", list[k]}, {"name", c.info.name}, {"uuid", c.info.uuid},
+                  {"pci_bus_id", c.info.pci_bus_id}, {"cases", c.cases},
+                  {"mismatches", c.mismatches}, {"exit", c.status},
+                  {"report", fmt::format("gpu{}/", list[k])}});
+  }
+  const int status = worst_status(outcomes);
+  table += fmt::format("mxc-gpu: {} devices: {}\n", list.size(),
+                       status == 0 ? "PASS" : status == 1 ? "FAIL" : status == kExitSkip ? "skipped" : "ERROR");
+  out << table;
+  if (!o.report_dir.empty()) {
+    std::ofstream(o.report_dir + "/devices.json") << dj.dump(2) << "\n";
+    std::ofstream(o.report_dir + "/summary.txt") << table;
+  }
   return status;
+}
+
+// "all" or "0,2,5" -> device list; "" with an error message when bad.
+std::vector<int> parse_devices(const std::string& s, int count, std::string& error) {
+  std::vector<int> v;
+  if (s == "all") {
+    for (int i = 0; i < count; ++i) v.push_back(i);
+    return v;
+  }
+  size_t at = 0;
+  while (at <= s.size()) {
+    const size_t comma = std::min(s.find(',', at), s.size());
+    const std::string t = s.substr(at, comma - at);
+    char* end = nullptr;
+    const long i = std::strtol(t.c_str(), &end, 10);
+    if (t.empty() || *end != '\0' || i < 0) {
+      error = fmt::format("--devices '{}': '{}' is not a device index (use all or 0,2,5)", s, t);
+      return {};
+    }
+    if (i >= count) {
+      error = fmt::format("--devices '{}': device {} does not exist ({} device{} visible)", s, i,
+                          count, count == 1 ? "" : "s");
+      return {};
+    }
+    if (std::find(v.begin(), v.end(), static_cast<int>(i)) != v.end()) {
+      error = fmt::format("--devices '{}': device {} listed twice", s, i);
+      return {};
+    }
+    v.push_back(static_cast<int>(i));
+    at = comma + 1;
+  }
+  return v;
+}
+
+}  // namespace
+
+int run(Backend& b, const RunOptions& o, std::ostream& out, std::ostream& err) {
+  if (o.suite != "level1" && o.suite != "level2") {
+    err << "mxc-gpu: error: --suite must be level1 or level2\n";
+    return 2;
+  }
+  for (const std::string& s : o.only) {
+    bool any = s == "cublaslt-support";
+    for (const Family& f : families()) any = any || family_matches(f, s);
+    if (!any) {
+      err << "mxc-gpu: error: --only '" << s << "' matches no family (mxc-gpu list)\n";
+      return 2;
+    }
+  }
+  Shard sh;
+  {
+    char tail = 0;
+    unsigned long long i = 0, n = 0;
+    if (std::sscanf(o.shard.c_str(), "%llu/%llu%c", &i, &n, &tail) != 2 || n == 0 || i >= n) {
+      err << "mxc-gpu: error: --shard '" << o.shard << "' must be i/n with 0 <= i < n\n";
+      return 2;
+    }
+    sh = {i, n};
+  }
+  if (sh.count > 1 && !o.vectors.empty()) {
+    err << "mxc-gpu: error: --vectors with --shard: shard the vector files themselves "
+           "(mxc gen --shard i/n) and give each run its own\n";
+    return 2;
+  }
+  if (!o.devices.empty() && o.device >= 0) {
+    err << "mxc-gpu: error: --device and --devices: give one of them\n";
+    return 2;
+  }
+  if (o.devices.empty() && o.device < 0) {
+    return run_one(b, o, sh, false, out, err).status;  // device 0, as before
+  }
+  const int count = b.device_count();
+  if (count == 0) return run_one(b, o, sh, false, out, err).status;  // says why: exit 77
+  std::string error;
+  const std::vector<int> list =
+      o.device >= 0 ? parse_devices(std::to_string(o.device), count, error)
+                    : parse_devices(o.devices, count, error);
+  if (list.empty()) {
+    err << "mxc-gpu: error: " << (o.device >= 0 ? "--device" + error.substr(9) : error) << "\n";
+    return 2;
+  }
+  if (list.size() == 1) {
+    std::unique_ptr<Backend> one = b.open_device(list[0]);
+    if (!one) {
+      if (list[0] != 0) {
+        err << "mxc-gpu: error: this backend drives device 0 only\n";
+        return 2;
+      }
+      return run_one(b, o, sh, true, out, err).status;
+    }
+    return run_one(*one, o, sh, true, out, err).status;
+  }
+  return run_devices(b, o, sh, list, out, err);
 }
 
 int main_cli(int argc, char** argv, Backend& b) {
@@ -374,7 +608,15 @@ int main_cli(int argc, char** argv, Backend& b) {
   rc->add_option("--seed", o.seed, "seed of the level vectors and the sweep")->capture_default_str();
   rc->add_option("--timeout", o.timeout_s, "watchdog: seconds one device call may take")
       ->capture_default_str();
-  rc->add_option("--threads", o.threads, "emulator threads (0: all cores)");
+  rc->add_option("--threads", o.threads, "emulator threads (0: all cores; shared among devices)");
+  rc->add_option("--shard", o.shard,
+                 "i/n: level cases i, i+n, ... and the same share of the sweep (n shards "
+                 "together are one run; merge with mxc report merge)")
+      ->capture_default_str();
+  rc->add_option("--device", o.device, "run on CUDA device N only (reports name it)");
+  rc->add_option("--devices", o.devices,
+                 "all or a list 0,2,5: every listed device concurrently, one host thread "
+                 "each; reports in DIR/gpu<N>/, summary in DIR/summary.txt");
   rc->add_flag("--selftest-hang", o.selftest_hang, "launch a kernel that never ends (watchdog test)")
       ->group("");
   CLI::App* lc = app.add_subcommand("list", "List the replay families and where they run");

@@ -2,7 +2,8 @@
 // backend, so the CPU tests run it against the fake backend.
 //
 //   mxc-gpu run [--suite level1|level2] [--only FAMILY]... [--sweep N]
-//               [--vectors FILE]... [--timeout S] --report DIR
+//               [--vectors FILE]... [--timeout S] [--shard i/n]
+//               [--device N | --devices all|0,2,5] --report DIR
 //   mxc-gpu list
 //
 // Exit status: 0 every replayed family bit-exact, 1 mismatches, 2 bad
@@ -33,11 +34,21 @@ struct RunOptions {
   unsigned threads = 0;
   bool support_matrix = true;
   bool selftest_hang = false;
+  std::string shard = "0/1";  // i/n: the cases i, i+n, ... (docs/scale-out.md)
+  // "" (device 0), "all", or a list "0,2,5": one host thread per device,
+  // reports in DIR/gpu<N>/, the emulator threads shared among them.
+  std::string devices;
+  int device = -1;  // --device N (one device, reports in DIR)
 };
+
+// The version recorded in reports (`mxc report merge` refuses mixing).
+inline constexpr const char* kGpuVersion = "mxc-gpu 0.1.0";
 
 // Runs the replay; writes DIR/report.json, DIR/report.junit.xml,
 // DIR/summary.txt, DIR/skipped.json, DIR/device.json and
-// DIR/support-matrix.{json,txt}. Returns the exit status.
+// DIR/support-matrix.{json,txt} (with several devices: those in
+// DIR/gpu<N>/, and DIR/devices.json + DIR/summary.txt across them).
+// Returns the exit status (several devices: the worst).
 int run(Backend& b, const RunOptions& o, std::ostream& out, std::ostream& err);
 
 // The whole command line (argv as main gets it).

@@ -1,5 +1,7 @@
 #include "gpu_check/tests/fake_backend.h"
 
+#include <fmt/format.h>
+
 #include <bit>
 
 #include "conformance/vectors/op.h"
@@ -20,7 +22,19 @@ DeviceInfo FakeBackend::probe() {
   d.features = features;
   d.driver = d.runtime = d.cublaslt = "fake";
   d.fake = true;
+  d.index = index;
+  d.uuid = fmt::format("GPU-fake0000-0000-0000-0000-{:012x}", index);
+  d.pci_bus_id = fmt::format("0000:{:02x}:00.0", 0x17 + index);
   return d;
+}
+
+std::unique_ptr<Backend> FakeBackend::open_device(int i) {
+  auto b = std::make_unique<FakeBackend>(*this);
+  b->index = i;
+  b->flipped = false;
+  if (static_cast<size_t>(i) < device_faults.size()) b->fault = device_faults[static_cast<size_t>(i)];
+  if (opened) opened->push_back(i);
+  return b;
 }
 
 void FakeBackend::convert(const Family& f, std::span<const uint32_t> in0,

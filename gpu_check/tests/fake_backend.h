@@ -37,6 +37,12 @@ class FakeBackend : public Backend {
   // the heuristic's NOT_SUPPORTED), and M must be a multiple of 4 (f32 D
   // columns 16-byte aligned), as a stand-in for the library's rules.
   bool nvfp4_tn_only = true;
+  // Several fake devices (mxc-gpu run --devices): device_count, and the
+  // fault of each opened device (missing entries: `fault`).
+  int devices = 1;
+  std::vector<Fault> device_faults;
+  int index = 0;
+  std::vector<int>* opened = nullptr;  // records open_device calls (tests)
 
   DeviceInfo probe() override;
   void convert(const Family& f, std::span<const uint32_t> in0, std::span<const uint32_t> in1,
@@ -44,6 +50,8 @@ class FakeBackend : public Backend {
   void mma(const Family& f, const MmaBatch& b, std::vector<uint32_t>& d) override;
   std::vector<SupportEntry> cublaslt_support() override;
   bool cublaslt_gemm(const GemmCase& c, std::vector<uint64_t>& d, std::string& why) override;
+  int device_count() override { return present ? devices : 0; }
+  std::unique_ptr<Backend> open_device(int i) override;
 };
 
 }  // namespace mxc::gpu::test
