@@ -30,7 +30,10 @@
 
 #include "emu/fast/convert_fast.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include "emu/fast/isa.h"
+#if !MXC_X86_KERNELS
+#error "an x86 kernel compiled for another target: emu/fast/CMakeLists.txt adds it on x86 only"
+#endif
 // GCC 12's AVX-512 intrinsics seed their results with a self-initialised
 // "undefined" vector, which -W(maybe-)uninitialized flags once inlined (GCC
 // bug 105593); the warning is spurious here.
@@ -41,7 +44,7 @@
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 
-#define MXC_AVX512_E8 __attribute__((target("avx2,avx512f,avx512bw")))
+#define MXC_AVX512_E8 MXC_TARGET_AVX512
 
 namespace mxc::fast::detail {
 namespace {
@@ -213,12 +216,3 @@ bool e8m0_avx512_run(const Plan& p, const uint32_t* in, uint8_t* out,
 
 #pragma GCC diagnostic pop
 
-#else
-
-namespace mxc::fast::detail {
-bool e8m0_avx512_run(const Plan&, const uint32_t*, uint8_t*, size_t) {
-  return false;
-}
-}  // namespace mxc::fast::detail
-
-#endif

@@ -9,10 +9,12 @@
 
 #include "emu/fast/nvfp4_fused.h"
 #include "emu/fast/quantize_simd.h"
+#include "emu/fast/isa.h"
+#if !MXC_X86_KERNELS
+#error "an x86 kernel compiled for another target: emu/fast/CMakeLists.txt adds it on x86 only"
+#endif
 
 namespace mxc::fast::detail {
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 
 namespace {
 
@@ -210,17 +212,5 @@ bool nv_2d_avx512(const NvTab& t, size_t R, size_t C, const uint32_t* x,
   return tiles(t, R, C, x, scales, codes);
 }
 
-#else
-
-void nv_rows_avx512(const Nvfp4Profile&, const NvTab&, size_t, const uint32_t*,
-                    uint8_t*, uint8_t*) {}
-void nv_cols_avx512(const Nvfp4Profile&, const NvTab&, size_t, size_t,
-                    const uint32_t*, uint8_t*, uint8_t*) {}
-bool nv_2d_avx512(const NvTab&, size_t, size_t, const uint32_t*, uint8_t*,
-                  uint8_t*) {
-  return false;
-}
-
-#endif
 
 }  // namespace mxc::fast::detail

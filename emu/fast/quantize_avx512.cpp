@@ -9,10 +9,12 @@
 
 #include "emu/fast/quantize_fused.h"
 #include "emu/fast/quantize_simd.h"
+#include "emu/fast/isa.h"
+#if !MXC_X86_KERNELS
+#error "an x86 kernel compiled for another target: emu/fast/CMakeLists.txt adds it on x86 only"
+#endif
 
 namespace mxc::fast::detail {
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 
 namespace {
 
@@ -168,11 +170,6 @@ MXC_AVX512 void cols_t(const MxKern& k, size_t B, size_t rows, size_t cols,
 
 }  // namespace
 
-bool avx512_cpu() {
-  static const bool ok = __builtin_cpu_supports("avx512f");
-  return ok;
-}
-
 void mx_rows_avx512(const MxKern& k, size_t B, size_t rows, size_t cols,
                     const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   switch (k.ek.m) {
@@ -197,14 +194,5 @@ void mx_cols_avx512(const MxKern& k, size_t B, size_t rows, size_t cols,
   }
 }
 
-#else
-
-bool avx512_cpu() { return false; }
-void mx_rows_avx512(const MxKern&, size_t, size_t, size_t, const uint32_t*,
-                    uint8_t*, uint8_t*) {}
-void mx_cols_avx512(const MxKern&, size_t, size_t, size_t, const uint32_t*,
-                    uint8_t*, uint8_t*) {}
-
-#endif
 
 }  // namespace mxc::fast::detail
