@@ -143,8 +143,8 @@ void mma_rows(size_t scale, SplitMix64& g) {
       }
     });
     row(fmt::format("mma {} [scalar] (products)", name).c_str(),
-        double(calls) * m.k, t,
-        "exact reference (Boost)", double(ocalls) * m.k, bt);
+        double(calls) * m.k, t, "exact reference (Boost)", double(ocalls) * m.k,
+        bt);
     if (sink == 42) fmt::print(" ");
   }
   // 3. Whole GEMMs through gemm() (the batched path) vs the same oracle.

@@ -12,8 +12,8 @@
 #include "conformance/cli/bench_common.h"
 #include "emu/block/profile.h"
 #include "emu/block/quantize.h"
-#include "emu/fast/nvfp4_fast.h"
 #include "emu/fast/isa.h"
+#include "emu/fast/nvfp4_fast.h"
 #include "emu/fast/quantize_fast.h"
 
 namespace mxc::cli::bench {
@@ -90,13 +90,12 @@ void quant_set(const std::vector<uint32_t>& x, size_t cols, int reps,
         fast::set_fused_enabled(true);
         // The fused kernels run on AVX-512; the portable path stages on
         // AVX2 and converts on the best conversion ISA.
-        const fast::Isa isa =
-            fused && fast::isa_supported(fast::Isa::kAvx512)
-                ? fast::Isa::kAvx512
-                : fast::best_convert_isa();
+        const fast::Isa isa = fused && fast::isa_supported(fast::Isa::kAvx512)
+                                  ? fast::Isa::kAvx512
+                                  : fast::best_convert_isa();
         const std::string what =
-            fused ? fmt::format("quantize {} {} {} {} [{}]", q.profile,
-                                q.label, colwise ? "col" : "row", where,
+            fused ? fmt::format("quantize {} {} {} {} [{}]", q.profile, q.label,
+                                colwise ? "col" : "row", where,
                                 fast::isa_name(isa))
                   : fmt::format("  same, portable path [{}]",
                                 fast::isa_name(isa));

@@ -32,10 +32,10 @@ int run(size_t scale, const std::string& only) {
   SplitMix64 g(7);
   // Each row names in [brackets] the ISA its fast path ran on.
   const char* forced = fast::isa_forced();
-  fmt::print("kernels compiled for: {}; best here: {}{}\n",
-             fast::isa_compiled_list(), fast::isa_name(fast::best_convert_isa()),
-             *forced != '\0' ? fmt::format(" (MXC_ISA={})", forced)
-                              : std::string());
+  fmt::print(
+      "kernels compiled for: {}; best here: {}{}\n", fast::isa_compiled_list(),
+      fast::isa_name(fast::best_convert_isa()),
+      *forced != '\0' ? fmt::format(" (MXC_ISA={})", forced) : std::string());
   fmt::print("{:<40} {:>14}   {:<28} {:>14}   ratio\n", "fast path", "rate",
              "baseline", "rate");
   // 1. Conversions and sweeps.

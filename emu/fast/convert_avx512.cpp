@@ -6,10 +6,9 @@
 // after isa_supported(Isa::kAvx512). E8M0 goes to its own kernel first
 // (convert_e8m0_avx512.cpp); sixteen<E8 = true> serves plans it declines.
 #include "emu/fast/convert_fast.h"
-
 #include "emu/fast/isa.h"
 #if !MXC_X86_KERNELS
-#error "an x86 kernel compiled for another target: emu/fast/CMakeLists.txt adds it on x86 only"
+#error "x86 kernel on a non-x86 target: see emu/fast/CMakeLists.txt"
 #endif
 // GCC 12's AVX-512 intrinsics seed their results with a self-initialised
 // "undefined" vector, which -W(maybe-)uninitialized flags once inlined (GCC
@@ -312,4 +311,3 @@ bool avx512_run(const Plan& p, const uint32_t* in, uint8_t* out, size_t n) {
 }  // namespace mxc::fast::detail
 
 #pragma GCC diagnostic pop
-

@@ -29,10 +29,9 @@
 #include <cstdint>
 
 #include "emu/fast/convert_fast.h"
-
 #include "emu/fast/isa.h"
 #if !MXC_X86_KERNELS
-#error "an x86 kernel compiled for another target: emu/fast/CMakeLists.txt adds it on x86 only"
+#error "x86 kernel on a non-x86 target: see emu/fast/CMakeLists.txt"
 #endif
 // GCC 12's AVX-512 intrinsics seed their results with a self-initialised
 // "undefined" vector, which -W(maybe-)uninitialized flags once inlined (GCC
@@ -215,4 +214,3 @@ bool e8m0_avx512_run(const Plan& p, const uint32_t* in, uint8_t* out,
 }  // namespace mxc::fast::detail
 
 #pragma GCC diagnostic pop
-

@@ -18,7 +18,7 @@
 
 #include "emu/fast/isa.h"
 #if !MXC_X86_KERNELS
-#error "an x86 kernel compiled for another target: emu/fast/CMakeLists.txt adds it on x86 only"
+#error "x86 kernel on a non-x86 target: see emu/fast/CMakeLists.txt"
 #endif
 
 #include "emu/fast/gemm_fast_impl.h"

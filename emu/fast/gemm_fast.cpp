@@ -382,7 +382,9 @@ uint32_t block_scalar(const GemmPlan& p, size_t m, size_t nb, uint32_t* c) {
 
 }  // namespace gemm_detail
 
-Isa best_gemm_isa() { return isa_supported(Isa::kAvx512) ? Isa::kAvx512 : Isa::kScalar; }
+Isa best_gemm_isa() {
+  return isa_supported(Isa::kAvx512) ? Isa::kAvx512 : Isa::kScalar;
+}
 
 bool gemm_covers(const MmaModel& m, const GemmProblem& p) {
   if (m.emulate_as != Fmt::kF64 || p.split_k != 1) return false;

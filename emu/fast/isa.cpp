@@ -63,14 +63,11 @@ Isa cap() {
 }  // namespace
 
 bool isa_supported(Isa i) {
-  static const bool has[3] = {true, cpu_has(Isa::kAvx2),
-                              cpu_has(Isa::kAvx512)};
+  static const bool has[3] = {true, cpu_has(Isa::kAvx2), cpu_has(Isa::kAvx512)};
   return i <= cap() && has[static_cast<int>(i)];
 }
 
-Isa best_isa() {
-  return isa_supported(Isa::kAvx2) ? Isa::kAvx2 : Isa::kScalar;
-}
+Isa best_isa() { return isa_supported(Isa::kAvx2) ? Isa::kAvx2 : Isa::kScalar; }
 
 Isa best_convert_isa() {
   return isa_supported(Isa::kAvx512) ? Isa::kAvx512 : best_isa();

@@ -7,11 +7,11 @@
 // down sixteen rows, the multipliers gathered per lane.
 #include <bit>
 
+#include "emu/fast/isa.h"
 #include "emu/fast/nvfp4_fused.h"
 #include "emu/fast/quantize_simd.h"
-#include "emu/fast/isa.h"
 #if !MXC_X86_KERNELS
-#error "an x86 kernel compiled for another target: emu/fast/CMakeLists.txt adds it on x86 only"
+#error "x86 kernel on a non-x86 target: see emu/fast/CMakeLists.txt"
 #endif
 
 namespace mxc::fast::detail {
@@ -211,6 +211,5 @@ bool nv_2d_avx512(const NvTab& t, size_t R, size_t C, const uint32_t* x,
                   uint8_t* scales, uint8_t* codes) {
   return tiles(t, R, C, x, scales, codes);
 }
-
 
 }  // namespace mxc::fast::detail

@@ -7,11 +7,11 @@
 // constants. Blocks the kernel does not take go to the reference.
 #include <algorithm>
 
+#include "emu/fast/isa.h"
 #include "emu/fast/quantize_fused.h"
 #include "emu/fast/quantize_simd.h"
-#include "emu/fast/isa.h"
 #if !MXC_X86_KERNELS
-#error "an x86 kernel compiled for another target: emu/fast/CMakeLists.txt adds it on x86 only"
+#error "x86 kernel on a non-x86 target: see emu/fast/CMakeLists.txt"
 #endif
 
 namespace mxc::fast::detail {
@@ -193,6 +193,5 @@ void mx_cols_avx512(const MxKern& k, size_t B, size_t rows, size_t cols,
       return cols_t<3>(k, B, rows, cols, x, scales, codes);
   }
 }
-
 
 }  // namespace mxc::fast::detail

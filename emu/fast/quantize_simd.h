@@ -14,9 +14,8 @@
 #endif
 #include <immintrin.h>
 
-#include "emu/fast/quantize_fused.h"
-
 #include "emu/fast/isa.h"
+#include "emu/fast/quantize_fused.h"
 
 #define MXC_AVX512 MXC_TARGET_AVX512
 

@@ -6,11 +6,10 @@
 // (saturating packs; every quotient is below 256), then one byte add of
 // the run's base code and a psadbw for the checksum. Per-function target
 // attributes; sweep_range calls these only after isa_supported().
-#include "emu/fast/sweep.h"
-
 #include "emu/fast/isa.h"
+#include "emu/fast/sweep.h"
 #if !MXC_X86_KERNELS
-#error "an x86 kernel compiled for another target: emu/fast/CMakeLists.txt adds it on x86 only"
+#error "x86 kernel on a non-x86 target: see emu/fast/CMakeLists.txt"
 #endif
 // GCC 12's AVX-512 intrinsics seed their results with a self-initialised
 // "undefined" vector, which -W(maybe-)uninitialized flags once inlined (GCC
@@ -152,4 +151,3 @@ uint64_t binade_avx512(const BinadeRun& r, uint8_t* out, size_t n) {
 }  // namespace mxc::fast::detail
 
 #pragma GCC diagnostic pop
-

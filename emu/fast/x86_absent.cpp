@@ -46,8 +46,8 @@ void mx_cols_avx512(const MxKern&, size_t, size_t, size_t, const uint32_t*,
                     uint8_t*, uint8_t*) {
   absent("mx_cols_avx512");
 }
-void nv_rows_avx512(const Nvfp4Profile&, const NvTab&, size_t,
-                    const uint32_t*, uint8_t*, uint8_t*) {
+void nv_rows_avx512(const Nvfp4Profile&, const NvTab&, size_t, const uint32_t*,
+                    uint8_t*, uint8_t*) {
   absent("nv_rows_avx512");
 }
 void nv_cols_avx512(const Nvfp4Profile&, const NvTab&, size_t, size_t,
@@ -63,7 +63,8 @@ bool nv_2d_avx512(const NvTab&, size_t, size_t, const uint32_t*, uint8_t*,
 
 namespace mxc::fast::gemm_detail {
 uint32_t block_avx512(const GemmPlan&, size_t, size_t, uint32_t*) {
-  std::fprintf(stderr, "mxc internal error: block_avx512 without x86 kernels\n");
+  std::fprintf(stderr,
+               "mxc internal error: block_avx512 without x86 kernels\n");
   std::abort();
 }
 }  // namespace mxc::fast::gemm_detail
