@@ -13,6 +13,7 @@
 
 #include "conformance/cli/bench_common.h"
 #include "conformance/oracle/fdpa_oracle.h"
+#include "emu/fast/gemm_fast.h"
 #include "emu/mma/gemm.h"
 #include "emu/mma/models.h"
 
@@ -87,7 +88,9 @@ void gemm_row(const MmaModel& m, size_t scale, SplitMix64& g) {
     bt += seconds([&] { d = fdpa_oracle::fdpa_chain(op, o); });
     mismatches += d != D[w] ? 1 : 0;
   }
-  row(fmt::format("mma {} gemm 128x128x1024 (products)", m.name).c_str(),
+  row(fmt::format("mma {} gemm 128x128x1024 [{}] (products)", m.name,
+                  fast::isa_name(fast::best_gemm_isa()))
+          .c_str(),
       double(reps) * M * N * K, t, "exact reference (Boost)",
       double(ocalls) * K, bt);
   if (mismatches != 0)
@@ -139,8 +142,9 @@ void mma_rows(size_t scale, SplitMix64& g) {
         sink += fdpa_oracle::fdpa_chain(p, o);
       }
     });
-    row(fmt::format("mma {} (products)", name).c_str(), double(calls) * m.k, t,
-        "exact reference (Boost)", double(ocalls) * m.k, bt);
+    row(fmt::format("mma {} [scalar] (products)", name).c_str(),
+        double(calls) * m.k, t, "exact reference (Boost)", double(ocalls) * m.k,
+        bt);
     if (sink == 42) fmt::print(" ");
   }
   // 3. Whole GEMMs through gemm() (the batched path) vs the same oracle.

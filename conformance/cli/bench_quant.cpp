@@ -12,6 +12,7 @@
 #include "conformance/cli/bench_common.h"
 #include "emu/block/profile.h"
 #include "emu/block/quantize.h"
+#include "emu/fast/isa.h"
 #include "emu/fast/nvfp4_fast.h"
 #include "emu/fast/quantize_fast.h"
 
@@ -87,10 +88,17 @@ void quant_set(const std::vector<uint32_t>& x, size_t cols, int reps,
           }
         });
         fast::set_fused_enabled(true);
+        // The fused kernels run on AVX-512; the portable path stages on
+        // AVX2 and converts on the best conversion ISA.
+        const fast::Isa isa = fused && fast::isa_supported(fast::Isa::kAvx512)
+                                  ? fast::Isa::kAvx512
+                                  : fast::best_convert_isa();
         const std::string what =
-            fused ? fmt::format("quantize {} {} {} {}", q.profile, q.label,
-                                colwise ? "col" : "row", where)
-                  : std::string("  same, portable path (no AVX-512)");
+            fused ? fmt::format("quantize {} {} {} {} [{}]", q.profile, q.label,
+                                colwise ? "col" : "row", where,
+                                fast::isa_name(isa))
+                  : fmt::format("  same, portable path [{}]",
+                                fast::isa_name(isa));
         row(what.c_str(), bytes, t, "memcpy of the same bytes", bytes,
             memcpy_time());
       }

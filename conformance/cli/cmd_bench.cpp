@@ -10,6 +10,7 @@
 
 #include "conformance/cli/bench_common.h"
 #include "conformance/cli/commands.h"
+#include "emu/fast/isa.h"
 
 namespace mxc::cli {
 namespace bench {
@@ -29,6 +30,12 @@ using namespace bench;
 int run(size_t scale, const std::string& only) {
   auto want = [&](const char* what) { return only.empty() || only == what; };
   SplitMix64 g(7);
+  // Each row names in [brackets] the ISA its fast path ran on.
+  const char* forced = fast::isa_forced();
+  fmt::print(
+      "kernels compiled for: {}; best here: {}{}\n", fast::isa_compiled_list(),
+      fast::isa_name(fast::best_convert_isa()),
+      *forced != '\0' ? fmt::format(" (MXC_ISA={})", forced) : std::string());
   fmt::print("{:<40} {:>14}   {:<28} {:>14}   ratio\n", "fast path", "rate",
              "baseline", "rate");
   // 1. Conversions and sweeps.
@@ -50,7 +57,9 @@ void add_bench(CLI::App& app, int& exit_code) {
       "bench",
       "Measure the fast paths against baselines in the same run (ratios). "
       "Single-threaded except the sweep rows marked 2 threads; sizes grow as "
-      "2^size");
+      "2^size. Each row names in [brackets] the ISA it ran on; the "
+      "environment variable MXC_ISA=scalar|avx2|avx512 caps the ISA (for "
+      "testing; an ISA this CPU lacks is an error)");
   c->add_option("--size", *scale, "problem size exponent (0 = tiny)")
       ->capture_default_str();
   c->add_option("--only", *only, "one group of rows: cvt, sweep, mma, quant")

@@ -4,10 +4,13 @@
 // on machines without AVX2 (best_isa() checks the CPU before calling here).
 #include "emu/fast/convert_fast.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include "emu/fast/isa.h"
+#if !MXC_X86_KERNELS
+#error "x86 kernel on a non-x86 target: see emu/fast/CMakeLists.txt"
+#endif
 #include <immintrin.h>
 
-#define MXC_AVX2 __attribute__((target("avx2")))
+#define MXC_AVX2 MXC_TARGET_AVX2
 
 namespace mxc::fast::detail {
 namespace {
@@ -291,10 +294,3 @@ bool avx2_run(const Plan& p, const uint32_t* in, uint8_t* out, size_t n) {
 
 }  // namespace mxc::fast::detail
 
-#else
-
-namespace mxc::fast::detail {
-bool avx2_run(const Plan&, const uint32_t*, uint8_t*, size_t) { return false; }
-}  // namespace mxc::fast::detail
-
-#endif

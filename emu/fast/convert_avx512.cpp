@@ -6,8 +6,10 @@
 // after isa_supported(Isa::kAvx512). E8M0 goes to its own kernel first
 // (convert_e8m0_avx512.cpp); sixteen<E8 = true> serves plans it declines.
 #include "emu/fast/convert_fast.h"
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include "emu/fast/isa.h"
+#if !MXC_X86_KERNELS
+#error "x86 kernel on a non-x86 target: see emu/fast/CMakeLists.txt"
+#endif
 // GCC 12's AVX-512 intrinsics seed their results with a self-initialised
 // "undefined" vector, which -W(maybe-)uninitialized flags once inlined (GCC
 // bug 105593); the warning is spurious here.
@@ -18,7 +20,7 @@
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 
-#define MXC_AVX512 __attribute__((target("avx2,avx512f,avx512bw")))
+#define MXC_AVX512 MXC_TARGET_AVX512
 
 namespace mxc::fast::detail {
 namespace {
@@ -309,13 +311,3 @@ bool avx512_run(const Plan& p, const uint32_t* in, uint8_t* out, size_t n) {
 }  // namespace mxc::fast::detail
 
 #pragma GCC diagnostic pop
-
-#else
-
-namespace mxc::fast::detail {
-bool avx512_run(const Plan&, const uint32_t*, uint8_t*, size_t) {
-  return false;
-}
-}  // namespace mxc::fast::detail
-
-#endif

@@ -21,51 +21,6 @@ namespace mxc::fast {
 // Above the largest finite encoding (and for E = 255) the result is the
 // overflow / Inf / NaN constant, taken from the reference core itself.
 
-Isa best_isa() {
-#if defined(__x86_64__) || defined(__i386__)
-  static const Isa isa =
-      __builtin_cpu_supports("avx2") ? Isa::kAvx2 : Isa::kScalar;
-  return isa;
-#else
-  return Isa::kScalar;
-#endif
-}
-
-bool isa_supported(Isa i) {
-  switch (i) {
-    case Isa::kScalar:
-      return true;
-    case Isa::kAvx2:
-      return best_isa() == Isa::kAvx2;
-    case Isa::kAvx512:
-#if defined(__x86_64__) || defined(__i386__)
-      return best_isa() == Isa::kAvx2 && __builtin_cpu_supports("avx512f") &&
-             __builtin_cpu_supports("avx512bw");
-#else
-      return false;
-#endif
-  }
-  return false;
-}
-
-Isa best_convert_isa() {
-  static const Isa isa =
-      isa_supported(Isa::kAvx512) ? Isa::kAvx512 : best_isa();
-  return isa;
-}
-
-const char* isa_name(Isa i) {
-  switch (i) {
-    case Isa::kAvx512:
-      return "avx512";
-    case Isa::kAvx2:
-      return "avx2";
-    case Isa::kScalar:
-      break;
-  }
-  return "scalar";
-}
-
 bool covers(Fmt to, const RoundSpec& r) {
   switch (to) {
     case Fmt::kE4M3:

@@ -1,7 +1,6 @@
 // Fast f32 -> narrow-format conversions (issue 7, docs/performance.md):
-// a branch-free integer formulation of the rounding core, with a
-// hand-written AVX2 path chosen at run time (__builtin_cpu_supports) and a
-// scalar fallback. Every result is bit-identical to mxc::convert (the
+// a branch-free integer formulation of the rounding core, with AVX2 and
+// AVX-512 paths chosen at run time (emu/fast/isa.h) and a scalar fallback. Every result is bit-identical to mxc::convert (the
 // reference, emu/convert.h); tests/test_fast_convert.cpp checks this on the
 // structured case set and, at MXC_TEST_LEVEL=2, on all 2^32 inputs.
 #pragma once
@@ -9,24 +8,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "emu/fast/isa.h"
 #include "emu/format.h"
 #include "emu/rounding.h"
 
 namespace mxc::fast {
-
-enum class Isa : uint8_t { kScalar, kAvx2, kAvx512 };
-
-// The best of kAvx2 / kScalar this machine supports (the baseline the bench
-// compares the AVX-512 paths with).
-Isa best_isa();
-// The best ISA this machine supports: kAvx512 where the CPU has AVX-512 F
-// and BW, else best_isa(). Any Isa may be passed to run_plan: one the CPU
-// lacks runs on the best one below it; code with only an AVX2 version runs
-// that for any Isa above kScalar.
-Isa best_convert_isa();
-// Whether this machine can run `i` natively.
-bool isa_supported(Isa i);
-const char* isa_name(Isa i);
 
 // Whether the fast path covers f32 -> `to` under `r`: targets E4M3, E5M2,
 // E3M2, E2M3, E2M1, E8M0, UE4M3; modes RNE, RZ, RU, RD, RNA, round-to-odd;

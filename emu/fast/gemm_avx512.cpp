@@ -16,13 +16,17 @@
 
 #include <climits>
 
+#include "emu/fast/isa.h"
+#if !MXC_X86_KERNELS
+#error "x86 kernel on a non-x86 target: see emu/fast/CMakeLists.txt"
+#endif
+
 #include "emu/fast/gemm_fast_impl.h"
 
 namespace mxc::fast::gemm_detail {
 namespace {
 
-#define MXC_AVX512 \
-  __attribute__((target("avx512f,avx512bw,avx512cd,avx512dq,avx512vl")))
+#define MXC_AVX512 MXC_TARGET_AVX512
 
 // The addend lanes (c_fmt bits), as fdpa.cpp's read() decodes them.
 struct AddendV {

@@ -29,14 +29,6 @@ uint64_t max_units(Fmt f) {
   return max_sig(f) << (d.emax() - d.emin());
 }
 
-bool avx512_ok() {
-  static const bool ok =
-      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512cd") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
-  return ok;
-}
-
 // Operand access per layout (gemm.h).
 struct Access {
   const GemmProblem& p;
@@ -390,7 +382,9 @@ uint32_t block_scalar(const GemmPlan& p, size_t m, size_t nb, uint32_t* c) {
 
 }  // namespace gemm_detail
 
-Isa best_gemm_isa() { return avx512_ok() ? Isa::kAvx512 : Isa::kScalar; }
+Isa best_gemm_isa() {
+  return isa_supported(Isa::kAvx512) ? Isa::kAvx512 : Isa::kScalar;
+}
 
 bool gemm_covers(const MmaModel& m, const GemmProblem& p) {
   if (m.emulate_as != Fmt::kF64 || p.split_k != 1) return false;
@@ -437,7 +431,7 @@ bool gemm_covers(const MmaModel& m, const GemmProblem& p) {
 std::vector<uint64_t> gemm_fast(const MmaModel& mdl, const GemmProblem& p,
                                 Isa isa, size_t* fallbacks) {
   const GemmPlan pl = make_gemm_plan(mdl, p);
-  const bool avx = isa == Isa::kAvx512 && avx512_ok();
+  const bool avx = isa == Isa::kAvx512 && isa_supported(Isa::kAvx512);
   const size_t M = pl.M, N = pl.N;
   const uint64_t c_wide =
       pl.c_fmt == Fmt::kF32 ? ~uint64_t{0xFFFFFFFF} : ~uint64_t{0xFFFF};

@@ -7,12 +7,14 @@
 // down sixteen rows, the multipliers gathered per lane.
 #include <bit>
 
+#include "emu/fast/isa.h"
 #include "emu/fast/nvfp4_fused.h"
 #include "emu/fast/quantize_simd.h"
+#if !MXC_X86_KERNELS
+#error "x86 kernel on a non-x86 target: see emu/fast/CMakeLists.txt"
+#endif
 
 namespace mxc::fast::detail {
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 
 namespace {
 
@@ -209,18 +211,5 @@ bool nv_2d_avx512(const NvTab& t, size_t R, size_t C, const uint32_t* x,
                   uint8_t* scales, uint8_t* codes) {
   return tiles(t, R, C, x, scales, codes);
 }
-
-#else
-
-void nv_rows_avx512(const Nvfp4Profile&, const NvTab&, size_t, const uint32_t*,
-                    uint8_t*, uint8_t*) {}
-void nv_cols_avx512(const Nvfp4Profile&, const NvTab&, size_t, size_t,
-                    const uint32_t*, uint8_t*, uint8_t*) {}
-bool nv_2d_avx512(const NvTab&, size_t, size_t, const uint32_t*, uint8_t*,
-                  uint8_t*) {
-  return false;
-}
-
-#endif
 
 }  // namespace mxc::fast::detail

@@ -7,12 +7,14 @@
 // constants. Blocks the kernel does not take go to the reference.
 #include <algorithm>
 
+#include "emu/fast/isa.h"
 #include "emu/fast/quantize_fused.h"
 #include "emu/fast/quantize_simd.h"
+#if !MXC_X86_KERNELS
+#error "x86 kernel on a non-x86 target: see emu/fast/CMakeLists.txt"
+#endif
 
 namespace mxc::fast::detail {
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 
 namespace {
 
@@ -168,11 +170,6 @@ MXC_AVX512 void cols_t(const MxKern& k, size_t B, size_t rows, size_t cols,
 
 }  // namespace
 
-bool avx512_cpu() {
-  static const bool ok = __builtin_cpu_supports("avx512f");
-  return ok;
-}
-
 void mx_rows_avx512(const MxKern& k, size_t B, size_t rows, size_t cols,
                     const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   switch (k.ek.m) {
@@ -196,15 +193,5 @@ void mx_cols_avx512(const MxKern& k, size_t B, size_t rows, size_t cols,
       return cols_t<3>(k, B, rows, cols, x, scales, codes);
   }
 }
-
-#else
-
-bool avx512_cpu() { return false; }
-void mx_rows_avx512(const MxKern&, size_t, size_t, size_t, const uint32_t*,
-                    uint8_t*, uint8_t*) {}
-void mx_cols_avx512(const MxKern&, size_t, size_t, size_t, const uint32_t*,
-                    uint8_t*, uint8_t*) {}
-
-#endif
 
 }  // namespace mxc::fast::detail

@@ -238,11 +238,7 @@ constexpr size_t kChunk = 2048;  // elements staged per run_plan call
   }
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define MXC_AVX2 __attribute__((target("avx2")))
-#else
-#define MXC_AVX2
-#endif
+#define MXC_AVX2 MXC_TARGET_AVX2  // emu/fast/isa.h
 
 // The staging loops compiled twice: for the baseline ISA and with AVX2
 // (AVX2 on any ISA above scalar, chosen at run time; no global -m flags).
@@ -374,7 +370,9 @@ void set_fused_enabled(bool on) { fused_enabled_flag(true, on); }
 
 namespace detail {
 
-bool avx512_ok() { return avx512_cpu() && fused_enabled_flag(false, false); }
+bool avx512_ok() {
+  return isa_supported(Isa::kAvx512) && fused_enabled_flag(false, false);
+}
 
 ElemK elem_k(Fmt elem) {
   const FormatDesc& d = desc(elem);

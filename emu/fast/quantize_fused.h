@@ -72,9 +72,8 @@ struct MxKern {
   ElemK ek;
 };
 
-// Whether this CPU has AVX512F (checked once at run time), and whether in
-// addition the test switch (set_fused_enabled) allows the fused kernels.
-bool avx512_cpu();
+// Whether isa_supported(Isa::kAvx512) (emu/fast/isa.h) and in addition the
+// test switch (set_fused_enabled) allows the fused kernels.
 bool avx512_ok();
 
 // Rowwise (blocks of B along a row; cols divisible by B, B by 16) and

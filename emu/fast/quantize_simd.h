@@ -3,7 +3,6 @@
 // carry the same target attribute; callers check avx512_ok() first.
 #pragma once
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #if defined(__GNUC__) && !defined(__clang__)
 // GCC 12 reports false -Wmaybe-uninitialized warnings inside the inlined
 // AVX-512 intrinsics (the `__Y = __Y` of _mm512_undefined_epi32 in
@@ -15,9 +14,10 @@
 #endif
 #include <immintrin.h>
 
+#include "emu/fast/isa.h"
 #include "emu/fast/quantize_fused.h"
 
-#define MXC_AVX512 __attribute__((target("avx512f")))
+#define MXC_AVX512 MXC_TARGET_AVX512
 
 namespace mxc::fast::detail {
 
@@ -81,5 +81,3 @@ MXC_AVX512 inline __m512i reduce16(__m512i* a) {
 }
 
 }  // namespace mxc::fast::detail
-
-#endif

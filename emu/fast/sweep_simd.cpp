@@ -6,9 +6,11 @@
 // (saturating packs; every quotient is below 256), then one byte add of
 // the run's base code and a psadbw for the checksum. Per-function target
 // attributes; sweep_range calls these only after isa_supported().
+#include "emu/fast/isa.h"
 #include "emu/fast/sweep.h"
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if !MXC_X86_KERNELS
+#error "x86 kernel on a non-x86 target: see emu/fast/CMakeLists.txt"
+#endif
 // GCC 12's AVX-512 intrinsics seed their results with a self-initialised
 // "undefined" vector, which -W(maybe-)uninitialized flags once inlined (GCC
 // bug 105593); the warning is spurious here.
@@ -19,8 +21,8 @@
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 
-#define MXC_AVX2 __attribute__((target("avx2")))
-#define MXC_AVX512 __attribute__((target("avx2,avx512f,avx512bw")))
+#define MXC_AVX2 MXC_TARGET_AVX2
+#define MXC_AVX512 MXC_TARGET_AVX512
 
 namespace mxc::fast::detail {
 namespace {
@@ -149,16 +151,3 @@ uint64_t binade_avx512(const BinadeRun& r, uint8_t* out, size_t n) {
 }  // namespace mxc::fast::detail
 
 #pragma GCC diagnostic pop
-
-#else
-
-namespace mxc::fast::detail {
-uint64_t binade_avx2(const BinadeRun& r, uint8_t* out, size_t n) {
-  return binade_scalar(r, out, n);
-}
-uint64_t binade_avx512(const BinadeRun& r, uint8_t* out, size_t n) {
-  return binade_scalar(r, out, n);
-}
-}  // namespace mxc::fast::detail
-
-#endif
