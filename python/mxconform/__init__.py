@@ -10,7 +10,8 @@ models are looked up by the names ``mxc formats``, ``mxc profiles`` and
 
 Functions: formats, profiles, models, convert, decode, quantize,
 dequantize, swizzle_scales, unswizzle_scales, pack_fp4, unpack_fp4,
-pack_fp6, unpack_fp6, mma, gemm, compare. Submodules: mxconform.testing
+pack_fp6, unpack_fp6, mma, gemm, compare, set_num_threads,
+get_num_threads. Submodules: mxconform.testing
 (assert_bitexact), mxconform.vectors (golden vector files),
 mxconform.strategies (Hypothesis strategies; needs hypothesis).
 """
@@ -25,12 +26,14 @@ from ._api import (
     dequantize,
     formats,
     gemm,
+    get_num_threads,
     mma,
     models,
     pack_fp4,
     pack_fp6,
     profiles,
     quantize,
+    set_num_threads,
     swizzle_scales,
     unpack_fp4,
     unpack_fp6,
@@ -42,8 +45,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Mismatch", "Quantized", "Report", "compare", "convert", "decode",
-    "dequantize", "formats", "gemm", "mma", "models", "pack_fp4", "pack_fp6",
-    "profiles", "quantize", "swizzle_scales", "unpack_fp4", "unpack_fp6",
-    "unswizzle_scales",
+    "dequantize", "formats", "gemm", "get_num_threads", "mma", "models",
+    "pack_fp4", "pack_fp6", "profiles", "quantize", "set_num_threads",
+    "swizzle_scales", "unpack_fp4", "unpack_fp6", "unswizzle_scales",
 ]
 del _ext

@@ -46,6 +46,22 @@ def models() -> list:
     return _ext.models()
 
 
+def set_num_threads(n: int) -> None:
+    """Threads convert() and quantize() use on large arrays (row ranges of
+    at least 2^18 elements each; results do not depend on the count).
+    0 (the default) means every core; 1 keeps every call on the calling
+    thread. gemm() and 2-D tiles run on one thread."""
+    if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+        raise TypeError(f"n: expected an int, got {type(n).__name__}")
+    _ext.set_num_threads(int(n))
+
+
+def get_num_threads() -> int:
+    """The number of threads convert() and quantize() use on large
+    arrays (see set_num_threads)."""
+    return _ext.get_num_threads()
+
+
 def _check_str(v, name):
     if not isinstance(v, str):
         raise TypeError(f"{name}: expected a name (str), got "

@@ -14,7 +14,11 @@
 #include <nanobind/stl/vector.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <cstring>
 #include <map>
 #include <sstream>
@@ -65,6 +69,54 @@ std::vector<size_t> shape_of(const InArray& a) {
 
 [[noreturn]] void bad(const std::string& what) {
   throw std::invalid_argument(what);
+}
+
+// Threads for the row-parallel loops (set_num_threads; 0 = every core).
+std::atomic<int> g_threads{0};
+
+int thread_count() {
+  const int t = g_threads.load();
+  if (t > 0) return t;
+  const unsigned h = std::thread::hardware_concurrency();
+  return h == 0 ? 1 : static_cast<int>(std::min(h, 64u));
+}
+
+// Runs f(u0, u1) over [0, units) split into contiguous ranges, one per
+// thread, with at least `min_units` units per thread (small problems stay
+// on the calling thread: threads pay only for large arrays). Every unit is
+// computed by the same code whatever the split, so results do not depend
+// on the thread count. The first exception is rethrown after the join.
+template <class F>
+void parallel_ranges(size_t units, size_t min_units, F&& f) {
+  size_t t = static_cast<size_t>(thread_count());
+  t = std::min(t, min_units ? units / min_units : units);
+  if (t <= 1) {
+    f(size_t{0}, units);
+    return;
+  }
+  std::vector<std::thread> pool;
+  std::exception_ptr err;
+  std::mutex mu;
+  for (size_t i = 0; i < t; ++i) {
+    const size_t u0 = units * i / t, u1 = units * (i + 1) / t;
+    pool.emplace_back([&, u0, u1] {
+      try {
+        f(u0, u1);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (!err) err = std::current_exception();
+      }
+    });
+  }
+  for (auto& th : pool) th.join();
+  if (err) std::rethrow_exception(err);
+}
+
+constexpr size_t kMinElementsPerThread = size_t{1} << 18;
+
+size_t min_units(size_t unit_elements) {
+  return std::max<size_t>(1, kMinElementsPerThread /
+                                 std::max<size_t>(1, unit_elements));
 }
 
 mxc::Fmt fmt_arg(const std::string& name, const char* arg) {
@@ -218,20 +270,22 @@ nb::object convert_to(mxc::Fmt from, mxc::Fmt to, const mxc::RoundSpec& r,
   const size_t item = itemsize(x);
   {
     nb::gil_scoped_release unlocked;  // no Python objects in this scope
-    bool done = false;
-    if constexpr (sizeof(T) == 1) {
-      if (from == mxc::Fmt::kF32 && rbits.empty() &&
-          mxc::fast::covers(to, r)) {
-        mxc::fast::convert_f32_batch(
-            to, r, reinterpret_cast<const uint32_t*>(p), out.data(), n);
-        done = true;
+    parallel_ranges(n, kMinElementsPerThread, [&](size_t i0, size_t i1) {
+      if constexpr (sizeof(T) == 1) {
+        if (from == mxc::Fmt::kF32 && rbits.empty() &&
+            mxc::fast::covers(to, r)) {
+          mxc::fast::convert_f32_batch(
+              to, r, reinterpret_cast<const uint32_t*>(p) + i0,
+              out.data() + i0, i1 - i0);
+          return;
+        }
       }
-    }
-    mxc::RoundSpec ri = r;
-    for (size_t i = 0; !done && i < n; ++i) {
-      if (!rbits.empty()) ri.rbits = rbits[i];
-      out[i] = static_cast<T>(mxc::convert(from, to, raw_at(p, item, i), ri));
-    }
+      mxc::RoundSpec ri = r;
+      for (size_t i = i0; i < i1; ++i) {
+        if (!rbits.empty()) ri.rbits = rbits[i];
+        out[i] = static_cast<T>(mxc::convert(from, to, raw_at(p, item, i), ri));
+      }
+    });
   }
   return to_numpy(std::move(out), shape_of(x)).cast();
 }
@@ -318,17 +372,41 @@ std::tuple<OutArray<uint8_t>, OutArray<uint8_t>> quantize_mx(
   const std::span<const uint32_t> xs(d, x.size());
   mxc::MxMatrix m;
   std::vector<size_t> sshape;
+  const size_t R = size_t(rows), C = size_t(cols);
   {
     nb::gil_scoped_release unlocked;
     if (tile > 0) {
       m = mxc::mx_quantize_2d(p, e, rows, cols, tile, xs);
-      sshape = {size_t(rows), size_t(cols / tile)};
-    } else if (axis == 1) {
-      m = mxc::mx_quantize_rowwise(p, e, rows, cols, xs);
-      sshape = {size_t(rows), size_t(cols / p.block)};
+      sshape = {R, C / size_t(tile)};
     } else {
-      m = mxc::mx_quantize_colwise(p, e, rows, cols, xs);
-      sshape = {size_t(rows / p.block), size_t(cols)};
+      // Row-wise: ranges of rows; column-wise: ranges of block-rows (the
+      // blocks run down the columns inside one block-row). Each range is
+      // the library call on its own contiguous slab.
+      const bool along = axis == 1;
+      if (along ? C % size_t(p.block) : R % size_t(p.block)) {
+        m = along ? mxc::mx_quantize_rowwise(p, e, rows, cols, xs)
+                  : mxc::mx_quantize_colwise(p, e, rows, cols, xs);  // throws
+      }
+      const size_t B = size_t(p.block);
+      const size_t unit_rows = along ? 1 : B;
+      const size_t units = R / unit_rows;
+      const size_t unit_scales = along ? C / B : C;
+      m.codes.resize(R * C);
+      m.scales.resize(units * unit_scales);
+      sshape = along ? std::vector<size_t>{R, C / B}
+                     : std::vector<size_t>{R / B, C};
+      parallel_ranges(units, min_units(unit_rows * C), [&](size_t u0,
+                                                           size_t u1) {
+        const int nr = static_cast<int>((u1 - u0) * unit_rows);
+        const auto slab = xs.subspan(u0 * unit_rows * C, size_t(nr) * C);
+        const mxc::MxMatrix part =
+            along ? mxc::mx_quantize_rowwise(p, e, nr, cols, slab)
+                  : mxc::mx_quantize_colwise(p, e, nr, cols, slab);
+        std::copy(part.codes.begin(), part.codes.end(),
+                  m.codes.begin() + long(u0 * unit_rows * C));
+        std::copy(part.scales.begin(), part.scales.end(),
+                  m.scales.begin() + long(u0 * unit_scales));
+      });
     }
   }
   return {to_numpy(std::move(m.scales), sshape),
@@ -382,10 +460,14 @@ std::tuple<OutArray<uint8_t>, OutArray<uint8_t>, uint32_t> quantize_nvfp4(
     } else if (axis == 1) {
       scales.resize(R * (C / 16));
       sshape = {R, C / 16};
-      if (!rb.empty() || !mxc::fast::nvfp4_quantize_rowwise(
-                             *p, s_enc, rows, cols, d, scales.data(),
-                             codes.data())) {
-        for (size_t r = 0; r < R; ++r) {
+      parallel_ranges(R, min_units(C), [&](size_t r0, size_t r1) {
+        if (rb.empty() &&
+            mxc::fast::nvfp4_quantize_rowwise(
+                *p, s_enc, static_cast<int>(r1 - r0), cols, d + r0 * C,
+                scales.data() + r0 * (C / 16), codes.data() + r0 * C)) {
+          return;
+        }
+        for (size_t r = r0; r < r1; ++r) {
           for (size_t b = 0; b < C / 16; ++b) {
             const size_t o = r * C + b * 16;
             std::span<const uint32_t> rbs;
@@ -393,18 +475,23 @@ std::tuple<OutArray<uint8_t>, OutArray<uint8_t>, uint32_t> quantize_nvfp4(
             const auto q = mxc::nvfp4_quantize_block(
                 *p, s_enc, std::span<const uint32_t>(d + o, 16), rbs);
             scales[r * (C / 16) + b] = q.scale;
-            std::copy(q.codes.begin(), q.codes.end(), codes.begin() + o);
+            std::copy(q.codes.begin(), q.codes.end(), codes.begin() + long(o));
           }
         }
-      }
+      });
     } else {
       scales.resize((R / 16) * C);
       sshape = {R / 16, C};
-      if (!rb.empty() || !mxc::fast::nvfp4_quantize_colwise(
-                             *p, s_enc, rows, cols, d, scales.data(),
-                             codes.data())) {
+      parallel_ranges(R / 16, min_units(16 * C), [&](size_t b0, size_t b1) {
+        if (rb.empty() &&
+            mxc::fast::nvfp4_quantize_colwise(
+                *p, s_enc, static_cast<int>((b1 - b0) * 16), cols,
+                d + b0 * 16 * C, scales.data() + b0 * C,
+                codes.data() + b0 * 16 * C)) {
+          return;
+        }
         std::vector<uint32_t> col(16), cr(16);
-        for (size_t b = 0; b < R / 16; ++b) {
+        for (size_t b = b0; b < b1; ++b) {
           for (size_t c = 0; c < C; ++c) {
             for (size_t j = 0; j < 16; ++j) {
               col[j] = d[(b * 16 + j) * C + c];
@@ -418,7 +505,7 @@ std::tuple<OutArray<uint8_t>, OutArray<uint8_t>, uint32_t> quantize_nvfp4(
               codes[(b * 16 + j) * C + c] = q.codes[j];
           }
         }
-      }
+      });
     }
   }
   return {to_numpy(std::move(scales), sshape), to_numpy(std::move(codes), {R, C}),
@@ -707,6 +794,11 @@ OutArray<uint32_t> sr_rbits(uint64_t seed, size_t n) {
 NB_MODULE(_mxconform, m) {
   m.doc() = "Low-level bindings of the mxconform C++ emulator; use the "
             "mxconform package, which checks arguments and documents them.";
+  m.def("set_num_threads", [](int n) {
+    if (n < 0) bad("n: must be >= 0 (0 = every core)");
+    g_threads.store(n);
+  }, "n"_a, "Threads for convert/quantize on large arrays (0 = every core).");
+  m.def("get_num_threads", &thread_count, "Threads convert/quantize use.");
   m.def("formats", &formats, "Every format the emulator knows, as dicts.");
   m.def("profiles", &profiles, "Every MX and NVFP4 quantization profile.");
   m.def("models", &models, "Every MMA instruction model.");

@@ -177,3 +177,25 @@ def test_gemm_f16_operands_from_float16_values():
             assert np.float32(e).view(np.uint32) == d[i, j].view(np.uint32)
     ref = a.astype(np.float64) @ b.astype(np.float64).T
     np.testing.assert_allclose(d, ref, rtol=1e-5, atol=1e-5)
+
+
+def test_threads_do_not_change_results():
+    x = (RNG.standard_normal((512, 2048)) * 4).astype(np.float32)
+    x[3, 5] = np.nan
+    x[7, 9] = np.inf
+    try:
+        out = {}
+        for t in (1, 2, 3):
+            mx.set_num_threads(t)
+            assert mx.get_num_threads() == t
+            out[t] = [mx.convert(x, "e4m3"), mx.convert(x, "e2m1", round="rz"),
+                      *mx.quantize(x, "ocp-v1", elem="e2m1"),
+                      *mx.quantize(x, "torchao-rceil", axis=0),
+                      *mx.quantize(x, "te-nvfp4"),
+                      *mx.quantize(x, "cutlass-host-nvfp4", axis=0),
+                      *mx.quantize(x, "te-nvfp4", seed=3)]
+        for t in (2, 3):
+            for a, b in zip(out[1], out[t]):
+                np.testing.assert_array_equal(a, b)
+    finally:
+        mx.set_num_threads(0)
