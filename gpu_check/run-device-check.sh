@@ -83,6 +83,7 @@ tail -5 "$out/run.log"
 # mismatch = the model's default (zero-exp=fixed, zero-sign=positive);
 # mismatches all classed zero-rule:<v> = variant v; anything else = neither.
 zero_rules() {
+  [ -f "$out/report.json" ] || { echo "  not replayed (no report.json)"; return; }
   python3 - "$out/report.json" <<'EOF' 2>/dev/null || echo "  (report.json unreadable: see $out/summary.txt)"
 import json, sys
 reports = json.load(open(sys.argv[1]))

@@ -221,6 +221,14 @@ std::vector<Family> build() {
         "mma.sync.aligned.m16n8k32.row.col.f32." + ab + ".f32", kMmaFp8E4E4 + i,
         "sm90_mma_fp8_f32", a, b, kFeatMmaFp8, {90}, FragShape::kM16N8K32x8, 0,
         "model fitted to H100/H200 mma.sync captures (docs/models.md)"));
+    // The legacy warp-level mma.sync on sm_100 (not tcgen05): the same
+    // kernel, the model fitted to B200 captures.
+    v.push_back(mma(
+        "mma.m16n8k32.f32." + ab + "@sm100",
+        "mma.sync.aligned.m16n8k32.row.col.f32." + ab + ".f32", kMmaFp8E4E4 + i,
+        "sm100_mma_fp8_f32", a, b, kFeatMmaFp8, {100, 103},
+        FragShape::kM16N8K32x8, 0,
+        "model fitted to B200 mma.sync captures (docs/models.md)"));
     v.push_back(
         mma("mma.m16n8k32.kind::f8f6f4.f32." + ab,
             "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32." + ab + ".f32",

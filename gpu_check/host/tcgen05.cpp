@@ -256,7 +256,7 @@ Tc05Images tcgen05_images(const MmaBatch& bt, const Family& f) {
       for (int th = 0; th < 128; ++th) {
         // Register j of thread th: A row m = 32 j + th % 32 (tile row m % 16).
         for (int j = 0; j < kTc05SfaCols; ++j) {
-          const int m = 32 * j + th % 32;
+          const int m = tcgen05_sfa_row(th, j);
           im.sfa[(t * 128 + static_cast<size_t>(th)) * kTc05SfaCols +
                  static_cast<size_t>(j)] =
               tcgen05_scale_word(
@@ -270,6 +270,8 @@ Tc05Images tcgen05_images(const MmaBatch& bt, const Family& f) {
   }
   return im;
 }
+
+int tcgen05_sfa_row(int thread, int reg) { return 32 * reg + thread % 32; }
 
 std::vector<uint32_t> tcgen05_fold_d(std::span<const uint32_t> d, size_t tiles,
                                      bool f16_d) {

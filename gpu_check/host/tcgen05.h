@@ -145,6 +145,9 @@ struct Tc05Images {
   std::vector<uint32_t> sfb;  // tiles * 128: thread T's SFB word (lane T)
 };
 Tc05Images tcgen05_images(const MmaBatch& b, const Family& f);
+// The A row whose scale word thread `thread` (0..127) stores in SFA register
+// `reg` (column kTc05SfaCol + reg, TMEM lane `thread`): 32 reg + thread % 32.
+int tcgen05_sfa_row(int thread, int reg);
 // The scale word of one lane: `vec` scales (k-block v in byte v), the
 // sub-column replicated over the word.
 uint32_t tcgen05_scale_word(std::span<const uint8_t> s, int vec);

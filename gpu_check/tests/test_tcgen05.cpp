@@ -308,6 +308,16 @@ TEST_CASE("tcgen05 SFA tensor-memory layout is CUTLASS's tmem_sf_frg") {
           ++checked;
         }
     CHECK(checked == 128 * vec * 4);
+    // Row identity (the replay's rows repeat every 16, so the values alone
+    // cannot tell row m from row m + 16): the slot CUTLASS gives row m holds
+    // row m, and its byte is the k-block.
+    for (int m = 0; m < kTc05M; ++m)
+      for (int v = 0; v < vec; ++v)
+        for (int rep = 0; rep < 4; ++rep) {
+          const TmemSlot s = cutlass_sfa_slot(m, v, rep);
+          CHECK(tcgen05_sfa_row(s.lane, s.col) == m);
+          CHECK(s.byte == v);
+        }
     // The layout needs M / 32 = 4 columns and every lane of each.
     CHECK(cutlass_sfa_slot(127, 0, 3).col == 3);
     CHECK(cutlass_sfa_slot(127, 0, 3).lane == 127);
