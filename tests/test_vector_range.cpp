@@ -2,7 +2,6 @@
 // consecutive source encodings from FIRST, so slices of an exhaustive sweep
 // can be run as shards (docs/scale-out.md); bad ranges are refused.
 #include <catch2/catch.hpp>
-
 #include <sstream>
 #include <stdexcept>
 
@@ -15,7 +14,7 @@ namespace {
 
 Header convert_header(const std::string& range) {
   Header h;
-  h.kv = {{"op", "convert"}, {"from", "f32"},   {"to", "e4m3"},
+  h.kv = {{"op", "convert"}, {"from", "f32"},           {"to", "e4m3"},
           {"round", "rne"},  {"overflow", "satfinite"}, {"range", range}};
   return h;
 }
@@ -28,8 +27,8 @@ TEST_CASE("range=FIRST+COUNT gives exactly those encodings", "[vectors]") {
   for (size_t i = 0; i < 5; ++i) CHECK(op->make_case(i)[0] == 0x3F7FFFFEu + i);
   // The last encoding of the space is reachable, one past it is not.
   CHECK(make_op(convert_header("FFFFFFFF+1"))->count() == 1u);
-  for (const char* bad : {"FFFFFFFF+2", "0+0", "3F80", "3F80+", "+4", "3F80+x", "G+1",
-                          "100000000+1", "0+100000001"}) {
+  for (const char* bad : {"FFFFFFFF+2", "0+0", "3F80", "3F80+", "+4", "3F80+x",
+                          "G+1", "100000000+1", "0+100000001"}) {
     INFO(bad);
     CHECK_THROWS_AS(make_op(convert_header(bad)), std::invalid_argument);
   }
