@@ -181,6 +181,12 @@ TEST_CASE(
       const bool g = r.file == "cublaslt.nvfp4.tn.alpha";
       CHECK(r.run.at("shard") == (g ? "0/1" : o.shard));
       CHECK((!g || i == 0));  // shards 1 and 2 skip it (skipped.json says why)
+      // Mismatches keep the whole run's case index: the MMA sweep's tile
+      // (index / 128) is one of this shard's, i mod 3, as mxc gen --shard.
+      if (r.file.find("(sweep)") != std::string::npos && r.op == "mma") {
+        CHECK_FALSE(r.first.empty());
+        for (const auto& ml : r.first) CHECK(ml.line / 128 % 3 == i);
+      }
     }
   }
   const auto m = mxc::vec::merge_reports(parts);
