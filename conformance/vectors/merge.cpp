@@ -15,16 +15,22 @@ namespace {
 
 using json = nlohmann::json;
 
-uint64_t get_u64(const json& e, const char* key, const std::string& name, long at) {
+uint64_t get_u64(const json& e, const char* key, const std::string& name,
+                 long at) {
   if (!e.contains(key) || !e[key].is_number_unsigned()) {
-    throw InputError(name, at, fmt::format("entry {}: '{}' missing or not a count", at, key));
+    throw InputError(
+        name, at,
+        fmt::format("entry {}: '{}' missing or not a count", at, key));
   }
   return e[key].get<uint64_t>();
 }
 
-std::string get_str(const json& e, const char* key, const std::string& name, long at) {
+std::string get_str(const json& e, const char* key, const std::string& name,
+                    long at) {
   if (!e.contains(key) || !e[key].is_string()) {
-    throw InputError(name, at, fmt::format("entry {}: '{}' missing or not a string", at, key));
+    throw InputError(
+        name, at,
+        fmt::format("entry {}: '{}' missing or not a string", at, key));
   }
   return e[key].get<std::string>();
 }
@@ -34,11 +40,13 @@ std::map<std::string, uint64_t> get_counts(const json& e, const char* key,
   std::map<std::string, uint64_t> m;
   if (!e.contains(key)) return m;
   if (!e[key].is_object()) {
-    throw InputError(name, at, fmt::format("entry {}: '{}' is not an object", at, key));
+    throw InputError(name, at,
+                     fmt::format("entry {}: '{}' is not an object", at, key));
   }
   for (const auto& [k, v] : e[key].items()) {
     if (!v.is_number_unsigned()) {
-      throw InputError(name, at, fmt::format("entry {}: {}.{} is not a count", at, key, k));
+      throw InputError(
+          name, at, fmt::format("entry {}: {}.{} is not a count", at, key, k));
     }
     m[k] = v.get<uint64_t>();
   }
@@ -48,7 +56,8 @@ std::map<std::string, uint64_t> get_counts(const json& e, const char* key,
 // "i/n" -> (i, n); false when malformed.
 bool parse_shard(const std::string& s, size_t& i, size_t& n) {
   char tail = 0;
-  return std::sscanf(s.c_str(), "%zu/%zu%c", &i, &n, &tail) == 2 && n > 0 && i < n;
+  return std::sscanf(s.c_str(), "%zu/%zu%c", &i, &n, &tail) == 2 && n > 0 &&
+         i < n;
 }
 
 std::string device_of(const Report& r) {
@@ -84,18 +93,22 @@ std::string strip_shard_words(const std::string& d) {
 
 }  // namespace
 
-std::vector<Report> parse_json_report(std::istream& in, const std::string& name) {
+std::vector<Report> parse_json_report(std::istream& in,
+                                      const std::string& name) {
   json j;
   try {
     j = json::parse(in);
   } catch (const json::parse_error& e) {
     throw InputError(name, 0, fmt::format("not JSON: {}", e.what()));
   }
-  if (!j.is_array()) throw InputError(name, 0, "not a report (expected a JSON array of entries)");
+  if (!j.is_array())
+    throw InputError(name, 0,
+                     "not a report (expected a JSON array of entries)");
   std::vector<Report> out;
   long at = 0;
   for (const json& e : j) {
-    if (!e.is_object()) throw InputError(name, at, fmt::format("entry {} is not an object", at));
+    if (!e.is_object())
+      throw InputError(name, at, fmt::format("entry {} is not an object", at));
     Report r;
     r.file = get_str(e, "file", name, at);
     r.op = get_str(e, "op", name, at);
@@ -109,18 +122,24 @@ std::vector<Report> parse_json_report(std::istream& in, const std::string& name)
     r.accepted_by = get_counts(e, "accepted_by", name, at);
     if (e.contains("first_mismatches")) {
       for (const json& m : e["first_mismatches"]) {
-        if (!m.is_object() || !m.contains("line") || !m["line"].is_number_integer()) {
-          throw InputError(name, at, fmt::format("entry {}: malformed first_mismatches", at));
+        if (!m.is_object() || !m.contains("line") ||
+            !m["line"].is_number_integer()) {
+          throw InputError(
+              name, at,
+              fmt::format("entry {}: malformed first_mismatches", at));
         }
         r.first.push_back({m["line"].get<long>(), get_str(m, "class", name, at),
                            get_str(m, "text", name, at)});
       }
     }
     if (e.contains("run")) {
-      if (!e["run"].is_object()) throw InputError(name, at, fmt::format("entry {}: 'run' is not an object", at));
+      if (!e["run"].is_object())
+        throw InputError(name, at,
+                         fmt::format("entry {}: 'run' is not an object", at));
       for (const auto& [k, v] : e["run"].items()) {
         if (!v.is_string()) {
-          throw InputError(name, at, fmt::format("entry {}: run.{} is not a string", at, k));
+          throw InputError(
+              name, at, fmt::format("entry {}: run.{} is not a string", at, k));
         }
         r.run[k] = v.get<std::string>();
       }
@@ -131,7 +150,8 @@ std::vector<Report> parse_json_report(std::istream& in, const std::string& name)
   return out;
 }
 
-MergeResult merge_reports(const std::vector<MergeInput>& in, size_t max_errors) {
+MergeResult merge_reports(const std::vector<MergeInput>& in,
+                          size_t max_errors) {
   MergeResult m;
   m.inputs = in.size();
   if (in.empty()) {
@@ -143,44 +163,50 @@ MergeResult merge_reports(const std::vector<MergeInput>& in, size_t max_errors) 
   struct Ref {
     std::string value, where;
   };
-  std::map<std::string, Ref> ref;  // suite, seed, version
-  std::map<std::string, Ref> count_of;  // id -> its shard count (n of i/n)
+  std::map<std::string, Ref> ref;          // suite, seed, version
+  std::map<std::string, Ref> count_of;     // id -> its shard count (n of i/n)
   std::map<std::string, size_t> index_of;  // id -> merged position
   std::map<std::string, std::set<size_t>> shards_of;  // id -> shard indices
-  std::map<std::tuple<std::string, size_t, std::string>, std::string> seen;  // -> where
+  std::map<std::tuple<std::string, size_t, std::string>, std::string>
+      seen;  // -> where
   std::set<size_t> all_shards;
   std::set<std::string> devices;
   size_t entries = 0;
   for (const MergeInput& mi : in) {
     long at = 0;
     for (const Report& r : mi.reports) {
-      const std::string where = fmt::format("{} entry {} ({})", mi.path, at++, r.file);
+      const std::string where =
+          fmt::format("{} entry {} ({})", mi.path, at++, r.file);
       ++entries;
       bool ok = true;
       for (const char* k : {"suite", "seed", "version", "shard"}) {
         if (!r.run.count(k)) {
-          m.errors.push_back(fmt::format(
-              "{}: no run.{}: not written by mxc verify / mxc-gpu of this version, or already a "
-              "merged report (merge the shard reports themselves)",
-              where, k));
+          m.errors.push_back(
+              fmt::format("{}: no run.{}: not written by mxc verify / mxc-gpu "
+                          "of this version, or already a "
+                          "merged report (merge the shard reports themselves)",
+                          where, k));
           ok = false;
         }
       }
       if (!ok) continue;
       size_t i = 0, n = 0;
       if (!parse_shard(r.run.at("shard"), i, n)) {
-        m.errors.push_back(fmt::format("{}: run.shard '{}' is not i/n with 0 <= i < n", where,
-                                       r.run.at("shard")));
+        m.errors.push_back(
+            fmt::format("{}: run.shard '{}' is not i/n with 0 <= i < n", where,
+                        r.run.at("shard")));
         continue;
       }
-      const std::pair<const char*, std::string> keys[] = {{"suite", r.run.at("suite")},
-                                                          {"seed", r.run.at("seed")},
-                                                          {"version", r.run.at("version")}};
+      const std::pair<const char*, std::string> keys[] = {
+          {"suite", r.run.at("suite")},
+          {"seed", r.run.at("seed")},
+          {"version", r.run.at("version")}};
       for (const auto& [k, v] : keys) {
         auto [it, fresh] = ref.try_emplace(k, Ref{v, where});
         if (!fresh && it->second.value != v) {
-          m.errors.push_back(fmt::format("different {}: {} has '{}', {} has '{}'", k, where, v,
-                                         it->second.where, it->second.value));
+          m.errors.push_back(
+              fmt::format("different {}: {} has '{}', {} has '{}'", k, where, v,
+                          it->second.where, it->second.value));
           ok = false;
         }
       }
@@ -188,10 +214,12 @@ MergeResult merge_reports(const std::vector<MergeInput>& in, size_t max_errors) 
       const std::string id = r.run.count("id") ? r.run.at("id") : r.file;
       // One shard count per case set (mxc-gpu runs its few cuBLASLt
       // problems unsharded, "0/1", in shard 0 of a sharded run).
-      auto [cit, cfresh] = count_of.try_emplace(id, Ref{std::to_string(n), where});
+      auto [cit, cfresh] =
+          count_of.try_emplace(id, Ref{std::to_string(n), where});
       if (!cfresh && cit->second.value != std::to_string(n)) {
-        m.errors.push_back(fmt::format("different shard count: {} has {}/{}, {} has n = {}",
-                                       where, i, n, cit->second.where, cit->second.value));
+        m.errors.push_back(
+            fmt::format("different shard count: {} has {}/{}, {} has n = {}",
+                        where, i, n, cit->second.where, cit->second.value));
         continue;
       }
       m.shard_count = std::max(m.shard_count, n);
@@ -199,8 +227,9 @@ MergeResult merge_reports(const std::vector<MergeInput>& in, size_t max_errors) 
       if (!dev.empty()) devices.insert(dev);
       auto [sit, fresh] = seen.try_emplace({id, i, dev}, where);
       if (!fresh) {
-        m.errors.push_back(fmt::format("shard {}/{} given twice: {} and {}{}", i, n, sit->second,
-                                       where, dev.empty() ? "" : " (device " + dev + ")"));
+        m.errors.push_back(fmt::format(
+            "shard {}/{} given twice: {} and {}{}", i, n, sit->second, where,
+            dev.empty() ? "" : " (device " + dev + ")"));
         continue;
       }
       if (n == m.shard_count) all_shards.insert(i);
@@ -221,7 +250,8 @@ MergeResult merge_reports(const std::vector<MergeInput>& in, size_t max_errors) 
         m.merged.push_back(std::move(t));
       }
       Report& t = m.merged[pit->second];
-      if (t.file != r.file) t.file = id;  // shard files differ: name the case set
+      if (t.file != r.file)
+        t.file = id;  // shard files differ: name the case set
       t.cases += r.cases;
       t.mismatches += r.mismatches;
       t.accepted += r.accepted;
@@ -232,9 +262,10 @@ MergeResult merge_reports(const std::vector<MergeInput>& in, size_t max_errors) 
         if (t.first.size() >= max_errors) break;
         // mxc-gpu names the device in the text already ("[gpu 1 GPU-...] ").
         const bool named = ml.text.rfind("[gpu ", 0) == 0;
-        t.first.push_back({ml.line, ml.cls,
-                           fmt::format("[shard {}/{}{}] {}", i, n,
-                                       dl.empty() || named ? "" : ", " + dl, ml.text)});
+        t.first.push_back(
+            {ml.line, ml.cls,
+             fmt::format("[shard {}/{}{}] {}", i, n,
+                         dl.empty() || named ? "" : ", " + dl, ml.text)});
       }
     }
   }
@@ -244,10 +275,12 @@ MergeResult merge_reports(const std::vector<MergeInput>& in, size_t max_errors) 
   // A shard no case set of the largest n has: missing as a whole.
   all_shards.clear();
   for (const auto& [id, ids] : shards_of) {
-    if (count_of.at(id).value == std::to_string(m.shard_count)) all_shards.insert(ids.begin(), ids.end());
+    if (count_of.at(id).value == std::to_string(m.shard_count))
+      all_shards.insert(ids.begin(), ids.end());
   }
   for (size_t i = 0; i < m.shard_count; ++i) {
-    if (!all_shards.count(i)) m.missing.push_back(fmt::format("shard {}/{}", i, m.shard_count));
+    if (!all_shards.count(i))
+      m.missing.push_back(fmt::format("shard {}/{}", i, m.shard_count));
   }
   // A case set absent from shards the others have (or from some of its own).
   for (Report& t : m.merged) {
@@ -255,11 +288,14 @@ MergeResult merge_reports(const std::vector<MergeInput>& in, size_t max_errors) 
     const size_t n = std::stoul(count_of.at(id).value);
     std::string gaps;
     for (size_t i = 0; i < n; ++i) {
-      if (shards_of[id].count(i) || (n == m.shard_count && !all_shards.count(i))) continue;
+      if (shards_of[id].count(i) ||
+          (n == m.shard_count && !all_shards.count(i)))
+        continue;
       gaps += fmt::format("{}{}", gaps.empty() ? "" : ",", i);
     }
     if (!gaps.empty()) {
-      m.missing.push_back(fmt::format("{}: no entry from shard(s) {} of {}", t.file, gaps, n));
+      m.missing.push_back(
+          fmt::format("{}: no entry from shard(s) {} of {}", t.file, gaps, n));
     }
   }
   if (!m.missing.empty()) {
@@ -268,7 +304,8 @@ MergeResult merge_reports(const std::vector<MergeInput>& in, size_t max_errors) 
     for (Report& t : m.merged) t.run["incomplete"] = s;
   }
   if (!m.devices.empty()) {
-    for (Report& t : m.merged) t.run["devices"] = std::to_string(m.devices.size());
+    for (Report& t : m.merged)
+      t.run["devices"] = std::to_string(m.devices.size());
   }
   return m;
 }
@@ -281,15 +318,17 @@ std::string render_merge_summary(const MergeResult& m) {
     acc += r.accepted;
   }
   std::string s = fmt::format(
-      "mxc report merge: {} inputs, {} shards{}, {} case sets: {} cases, {} mismatches, {} "
+      "mxc report merge: {} inputs, {} shards{}, {} case sets: {} cases, {} "
+      "mismatches, {} "
       "accepted variations\n",
       m.inputs, m.shard_count,
-      m.devices.empty() ? "" : fmt::format(", {} devices", m.devices.size()), m.merged.size(),
-      cases, mism, acc);
+      m.devices.empty() ? "" : fmt::format(", {} devices", m.devices.size()),
+      m.merged.size(), cases, mism, acc);
   for (const std::string& x : m.missing) s += "  INCOMPLETE: " + x + "\n";
-  s += fmt::format("mxc report merge: {}\n", !m.missing.empty() ? "INCOMPLETE (not a pass)"
-                                             : mism                ? "FAIL"
-                                                                   : "PASS");
+  s += fmt::format("mxc report merge: {}\n", !m.missing.empty()
+                                                 ? "INCOMPLETE (not a pass)"
+                                             : mism ? "FAIL"
+                                                    : "PASS");
   return s;
 }
 

@@ -23,7 +23,8 @@ namespace mxc::vec {
 
 // A report.json as render_json writes it. Throws InputError (file:entry)
 // on anything else.
-std::vector<Report> parse_json_report(std::istream& in, const std::string& name);
+std::vector<Report> parse_json_report(std::istream& in,
+                                      const std::string& name);
 
 struct MergeInput {
   std::string path;
@@ -31,16 +32,17 @@ struct MergeInput {
 };
 
 struct MergeResult {
-  std::vector<Report> merged;       // one per id, in first-seen order
-  std::vector<std::string> errors;  // refusals: nothing should be written
-  std::vector<std::string> missing; // coverage gaps ("shard 3/8", ...)
-  size_t shard_count = 0;           // the largest n of the inputs' i/n
+  std::vector<Report> merged;        // one per id, in first-seen order
+  std::vector<std::string> errors;   // refusals: nothing should be written
+  std::vector<std::string> missing;  // coverage gaps ("shard 3/8", ...)
+  size_t shard_count = 0;            // the largest n of the inputs' i/n
   size_t inputs = 0;
   std::vector<std::string> devices;  // distinct devices seen (mxc-gpu)
 };
 
 // max_errors: mismatch lines kept per merged entry.
-MergeResult merge_reports(const std::vector<MergeInput>& in, size_t max_errors = 20);
+MergeResult merge_reports(const std::vector<MergeInput>& in,
+                          size_t max_errors = 20);
 
 // A terminal summary of a merge (totals, shards, devices, gaps).
 std::string render_merge_summary(const MergeResult& m);

@@ -3,9 +3,9 @@
 // run merged (conformance/vectors/merge.h) against one unsharded run.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -21,7 +21,8 @@ using mxc::gpu::test::Fault;
 namespace {
 
 std::string tmpdir(const std::string& name) {
-  const auto p = std::filesystem::temp_directory_path() / ("mxc_gpu_scaleout_" + name);
+  const auto p =
+      std::filesystem::temp_directory_path() / ("mxc_gpu_scaleout_" + name);
   std::filesystem::remove_all(p);
   return p.string();
 }
@@ -44,7 +45,9 @@ std::string str(const nlohmann::json& j) { return j.get<std::string>(); }
 
 }  // namespace
 
-TEST_CASE("--devices all: three devices, one faulty, each reported with its UUID and PCI id") {
+TEST_CASE(
+    "--devices all: three devices, one faulty, each reported with its UUID and "
+    "PCI id") {
   FakeBackend b;
   b.devices = 3;
   b.device_faults = {Fault::kNone, Fault::kNibbleOrder, Fault::kNone};
@@ -57,7 +60,8 @@ TEST_CASE("--devices all: three devices, one faulty, each reported with its UUID
   const int rc = run(b, o, out, err);
   INFO(out.str() << err.str());
   CHECK(rc == 1);  // the faulty device's mismatches
-  CHECK(out.str().find("3 devices, one host thread each, 1 emulator threads each") !=
+  CHECK(out.str().find(
+            "3 devices, one host thread each, 1 emulator threads each") !=
         std::string::npos);
   const auto devs = read_json(o.report_dir + "/devices.json");
   REQUIRE(devs.size() == 3u);
@@ -67,12 +71,15 @@ TEST_CASE("--devices all: three devices, one faulty, each reported with its UUID
     CHECK(d["index"] == k);
     CHECK(d["exit"] == (k == 1 ? 1 : 0));
     CHECK((d["mismatches"].get<uint64_t>() > 0) == (k == 1));
-    const std::string uuid = fmt::format("GPU-fake0000-0000-0000-0000-{:012x}", k);
+    const std::string uuid =
+        fmt::format("GPU-fake0000-0000-0000-0000-{:012x}", k);
     const std::string pci = fmt::format("0000:{:02x}:00.0", 0x17 + k);
     CHECK(str(d["uuid"]) == uuid);
     CHECK(str(d["pci_bus_id"]) == pci);
-    const auto rep = read_json(fmt::format("{}/gpu{}/report.json", o.report_dir, k));
-    REQUIRE(rep.size() == 4u);  // cvt.e2m1x2.f32, cvt.e4m3x2.f32 and their .relu forms
+    const auto rep =
+        read_json(fmt::format("{}/gpu{}/report.json", o.report_dir, k));
+    REQUIRE(rep.size() ==
+            4u);  // cvt.e2m1x2.f32, cvt.e4m3x2.f32 and their .relu forms
     for (const auto& e : rep) {
       CHECK(str(e["run"]["device"]) == std::to_string(k));
       CHECK(str(e["run"]["device_uuid"]) == uuid);
@@ -81,7 +88,8 @@ TEST_CASE("--devices all: three devices, one faulty, each reported with its UUID
       for (const auto& m : e["first_mismatches"]) {
         // Every mismatch names the part.
         const std::string text = m["text"];
-        CHECK(text.rfind(fmt::format("[gpu {} {} pci {}] ", k, uuid, pci), 0) == 0);
+        CHECK(text.rfind(fmt::format("[gpu {} {} pci {}] ", k, uuid, pci), 0) ==
+              0);
         CHECK(str(m["class"]) == "lane-order");
       }
     }
@@ -93,11 +101,13 @@ TEST_CASE("--devices all: three devices, one faulty, each reported with its UUID
   std::ifstream sum(o.report_dir + "/summary.txt");
   std::stringstream ss;
   ss << sum.rdbuf();
-  CHECK(ss.str().find("GPU-fake0000-0000-0000-0000-000000000001") != std::string::npos);
+  CHECK(ss.str().find("GPU-fake0000-0000-0000-0000-000000000001") !=
+        std::string::npos);
   CHECK(ss.str().find("3 devices: FAIL") != std::string::npos);
 }
 
-TEST_CASE("--devices lists and --device: only the named devices, bad lists exit 2") {
+TEST_CASE(
+    "--devices lists and --device: only the named devices, bad lists exit 2") {
   FakeBackend b;
   b.devices = 3;
   std::vector<int> opened;
@@ -111,7 +121,8 @@ TEST_CASE("--devices lists and --device: only the named devices, bad lists exit 
   CHECK(opened == std::vector<int>{0, 2});
   CHECK(std::filesystem::exists(o.report_dir + "/gpu2/report.json"));
   CHECK_FALSE(std::filesystem::exists(o.report_dir + "/gpu1"));
-  for (const auto& [list, why] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto& [list, why] :
+       std::vector<std::pair<std::string, std::string>>{
            {"0,5", "device 5 does not exist (3 devices visible)"},
            {"1,1", "device 1 listed twice"},
            {"x", "'x' is not a device index"},
@@ -133,10 +144,13 @@ TEST_CASE("--devices lists and --device: only the named devices, bad lists exit 
   o.device = 3;
   std::ostringstream e3;
   CHECK(run(b, o, out, e3) == 2);
-  CHECK(e3.str().find("--device '3': device 3 does not exist") != std::string::npos);
+  CHECK(e3.str().find("--device '3': device 3 does not exist") !=
+        std::string::npos);
 }
 
-TEST_CASE("--shard i/n: three shards merged equal one unsharded run, a missing one is named") {
+TEST_CASE(
+    "--shard i/n: three shards merged equal one unsharded run, a missing one "
+    "is named") {
   // The fault is per tile (A/B scales exchanged): every shard finds the
   // mismatches of its own tiles, so counts and classes must add up.
   FakeBackend b;
@@ -161,11 +175,18 @@ TEST_CASE("--shard i/n: three shards merged equal one unsharded run, a missing o
     o.shard = fmt::format("{}/3", i);
     o.report_dir = tmpdir(fmt::format("shard{}", i));
     run(b, o, out, err);
-    parts.push_back({o.report_dir, read_reports(o.report_dir + "/report.json")});
+    parts.push_back(
+        {o.report_dir, read_reports(o.report_dir + "/report.json")});
     for (const auto& r : parts.back().reports) {
       const bool g = r.file == "cublaslt.nvfp4.tn.alpha";
       CHECK(r.run.at("shard") == (g ? "0/1" : o.shard));
       CHECK((!g || i == 0));  // shards 1 and 2 skip it (skipped.json says why)
+      // Mismatches keep the whole run's case index: the MMA sweep's tile
+      // (index / 128) is one of this shard's, i mod 3, as mxc gen --shard.
+      if (r.file.find("(sweep)") != std::string::npos && r.op == "mma") {
+        CHECK_FALSE(r.first.empty());
+        for (const auto& ml : r.first) CHECK(ml.line / 128 % 3 == i);
+      }
     }
   }
   const auto m = mxc::vec::merge_reports(parts);
@@ -213,5 +234,6 @@ TEST_CASE("--shard: malformed shards and vector files with shards exit 2") {
   o.vectors = {"x.txt"};
   std::ostringstream out, err;
   CHECK(run(b, o, out, err) == 2);
-  CHECK(err.str().find("shard the vector files themselves") != std::string::npos);
+  CHECK(err.str().find("shard the vector files themselves") !=
+        std::string::npos);
 }
