@@ -217,6 +217,8 @@ TEST_CASE("NVFP4 two-level scaling, TE and CUTLASS orders", "[block][nvfp4]") {
   x[0] = f(6.0f);
   x[1] = f(-3.0f);
   for (const auto& p : nvfp4_profiles()) {
+    // torchao's rules take another tensor value (nvfp4_tensor_scale(p, .)).
+    if (p.rule != Nvfp4Rule::kTe && p.rule != Nvfp4Rule::kCutlass) continue;
     const Nvfp4Block b = nvfp4_quantize_block(p, s_enc, x);
     CHECK(int{b.scale} == 0x38);
     CHECK(int{b.codes[0]} == 0x7);

@@ -301,6 +301,31 @@ constexpr std::array kNv = {
         .versions = "CUTLASS at 751eb9a8",
         .evidence = "read only: tests/test_block_pinned.cpp",
         .rule = Nvfp4Rule::kCutlass},
+    Nvfp4Profile{
+        .name = "torchao-nvfp4@0.18",
+        .summary =
+            "torchao nvfp4_quantize, two-level: t = fl(amax_t / 2688); s = "
+            "e4m3(clamp(fl(fl(amax_b / 6) / t), 2^-6, 448)) (no subnormal or "
+            "zero scales); q = e2m1(clamp(fl(x * fl(fl(1/t) / s)), +-6)), "
+            "RNE; tensor amax 0 -> t = 0",
+        .source =
+            "pytorch/ao torchao/prototype/mx_formats/nvfp4_tensor.py@v0.18.0 "
+            "(nvfp4_quantize, per_tensor_amax_to_scale)",
+        .versions = "torchao 0.18.0",
+        .evidence = "run: tests/peers/test_torchao_nvfp4.py",
+        .rule = Nvfp4Rule::kTorchao},
+    Nvfp4Profile{
+        .name = "torchao-nvfp4-single@0.18",
+        .summary =
+            "torchao nvfp4_quantize without a tensor scale: s = "
+            "e4m3(clamp(fl(amax_b / 6), 2^-6, 448)); q = e2m1(clamp(fl(x * "
+            "fl(1/s)), +-6)), RNE (--tensor-amax is ignored)",
+        .source =
+            "pytorch/ao torchao/prototype/mx_formats/nvfp4_tensor.py@v0.18.0 "
+            "(nvfp4_quantize, per_tensor_scale=None)",
+        .versions = "torchao 0.18.0",
+        .evidence = "run: tests/peers/test_torchao_nvfp4.py",
+        .rule = Nvfp4Rule::kTorchaoSingle},
 };
 
 // Bare names: the newest released behaviour. Every pre-versioning name
@@ -311,6 +336,9 @@ constexpr std::array kAliases = {
     ProfileAlias{"torchao-even", "torchao-even@0.18", "newest release"},
     ProfileAlias{"torchao-rceil", "torchao-rceil@0.18", "newest release"},
     ProfileAlias{"te-mxfp8", "te-mxfp8@2.13", "newest release (v2.18)"},
+    ProfileAlias{"torchao-nvfp4", "torchao-nvfp4@0.18", "newest release"},
+    ProfileAlias{"torchao-nvfp4-single", "torchao-nvfp4-single@0.18",
+                 "newest release"},
 };
 
 }  // namespace
