@@ -247,8 +247,11 @@ constexpr std::array kMx = {
         .source =
             "jax-ml/ml_dtypes float8_e8m0fnu conversion (observed: 3.0 -> "
             "4.0)",
-        .versions = "ml_dtypes (e8m0 cast behaviour)",
-        .evidence = "read only: tests/test_block_pinned.cpp",
+        .versions = "ml_dtypes 0.5.4 (e8m0 cast behaviour)",
+        .evidence =
+            "run (the scale byte where fl(amax/max) is a normal f32): "
+            "tests/peers/test_ml_dtypes.py; zero and subnormal quotients "
+            "differ (named variation ml-dtypes-subnormal-q)",
         .default_elem = Fmt::kE4M3, .block = 32, .scale = ScaleRule::kRn,
         .clamp_lo = -127, .clamp_hi = 127, .above_hi_is_nan = false,
         .nan_byte = 0xFF, .inf_byte = 0xFF, .inf_by_exponent = false,
