@@ -284,14 +284,18 @@ constexpr std::array kNv = {
             "-> 1), s = e4m3_rne_sat(fl(amax_b * fl(S_enc * fl(1/6)))), enc "
             "= min(fl(1/fl(s * fl(1/S_enc))), FLT_MAX), q = "
             "cvt.rn.satfinite (fl(x * enc)); subnormal and zero scales "
-            "allowed",
+            "allowed; block amax by fmaxf / PTX max (NaN elements ignored)",
         .source =
             "NVIDIA/TransformerEngine transformer_engine/common/cast/nvfp4/"
             "core_nvfp4.cuh@0718c016; pytorch/custom_recipes/"
-            "reference_nvfp4.py@1498424b",
-        .versions = "TransformerEngine at 0718c016",
+            "reference_nvfp4.py@1498424b; block amax: cast/nvfp4/"
+            "quantize_transpose_nvfp4.cuh@d0067d0da (fmaxf, lines 529, 533, "
+            "654; ptx::abs_max_2x = max.xorsign.abs without .NaN, "
+            "util/ptx.cuh:696)",
+        .versions = "TransformerEngine at 0718c016 to d0067d0da (v2.18)",
         .evidence = "read only: tests/test_block_pinned.cpp",
-        .rule = Nvfp4Rule::kTe},
+        .rule = Nvfp4Rule::kTe,
+        .amax_ignores_nan = true},
     Nvfp4Profile{
         .name = "cutlass-host-nvfp4",
         .summary =

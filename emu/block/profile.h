@@ -86,6 +86,7 @@ struct Nvfp4Profile {
   std::string_view versions;
   std::string_view evidence;
   Nvfp4Rule rule;
+  bool amax_ignores_nan = false;  // block amax by fmaxf / PTX max (TE)
 };
 
 // A bare or older name and the versioned profile it stands for.

@@ -237,9 +237,12 @@ Nvfp4Block nvfp4_torchao(const Nvfp4Profile& p, uint32_t t, uint32_t amax,
   return b;
 }
 
-uint32_t nan_max_amax(std::span<const uint32_t> x) {
+// The block amax: NaN if any element is NaN, or with NaN elements skipped
+// for profiles whose kernel takes it with fmaxf / PTX max (TE).
+uint32_t nan_max_amax(std::span<const uint32_t> x, bool ignore_nan = false) {
   uint32_t amax = 0;
   for (uint32_t v : x) {
+    if (is_nan(v) && ignore_nan) continue;
     if (is_nan(v)) return kF32Nan;
     amax = std::max(amax, mag(v));
   }
@@ -303,7 +306,8 @@ Nvfp4Block nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
       return b;  // bit-identical fast path (emu/fast/nvfp4_fast.h)
     }
   }
-  return nvfp4_with_amax(p, s_enc, nan_max_amax(x), x, rbits);
+  return nvfp4_with_amax(p, s_enc, nan_max_amax(x, p.amax_ignores_nan), x,
+                         rbits);
 }
 
 Nvfp4Matrix nvfp4_quantize_2d(const Nvfp4Profile& p, uint32_t s_enc, int rows,
@@ -327,7 +331,7 @@ Nvfp4Matrix nvfp4_quantize_2d(const Nvfp4Profile& p, uint32_t s_enc, int rows,
       for (int i = 0; i < kT; ++i)
         for (int j = 0; j < kT; ++j)
           tile[i * kT + j] = x[static_cast<size_t>(r0 + i) * cols + c0 + j];
-      const uint32_t amax = nan_max_amax(tile);
+      const uint32_t amax = nan_max_amax(tile, p.amax_ignores_nan);
       for (int i = 0; i < kT; ++i) {
         const Nvfp4Block b = nvfp4_with_amax(
             p, s_enc, amax, std::span<const uint32_t>(tile).subspan(i * kT, kT),
