@@ -217,6 +217,8 @@ TEST_CASE("NVFP4 two-level scaling, TE and CUTLASS orders", "[block][nvfp4]") {
   x[0] = f(6.0f);
   x[1] = f(-3.0f);
   for (const auto& p : nvfp4_profiles()) {
+    // torchao's rules take another tensor value (nvfp4_tensor_scale(p, .)).
+    if (p.rule != Nvfp4Rule::kTe && p.rule != Nvfp4Rule::kCutlass) continue;
     const Nvfp4Block b = nvfp4_quantize_block(p, s_enc, x);
     CHECK(int{b.scale} == 0x38);
     CHECK(int{b.codes[0]} == 0x7);
@@ -363,4 +365,24 @@ TEST_CASE("TransformerEngine exp2f_rcp before and after #2647",
   CHECK(int{mx_encode_element(p12, Fmt::kE4M3, 254, 0x7F000000u)} == 0x00);
   CHECK(int{mx_encode_element(p13, Fmt::kE4M3, 254, 0x7F000000u)} == 0x38);
   CHECK(int{mx_encode_element(p13, Fmt::kE4M3, 255, 0x3F800000u)} == 0x7F);
+}
+
+TEST_CASE("TE NVFP4 takes the block amax with fmaxf: NaN elements ignored",
+          "[block][pinned]") {
+  // quantize_transpose_nvfp4.cuh@d0067d0da: block_amax = fmaxf(block_amax,
+  // fabsf(elt)) (and PTX max.xorsign.abs without .NaN): a NaN element does
+  // not make the scale NaN; the block scale is that of the other elements.
+  std::vector<uint32_t> x(16, f(3.0f));
+  const uint32_t s_enc = nvfp4_tensor_scale(f(6.0f));
+  const Nvfp4Profile& te = *find_nvfp4_profile("te-nvfp4");
+  const Nvfp4Block clean = nvfp4_quantize_block(te, s_enc, x);
+  x[5] = 0x7FC00000u;
+  const Nvfp4Block with_nan = nvfp4_quantize_block(te, s_enc, x);
+  CHECK(int{with_nan.scale} == int{clean.scale});
+  CHECK(int{with_nan.scale} != 0x7F);
+  CHECK(int{with_nan.codes[0]} == int{clean.codes[0]});
+  // CUTLASS's host reference has no such rule: NaN amax, NaN scale.
+  const Nvfp4Block cut =
+      nvfp4_quantize_block(*find_nvfp4_profile("cutlass-host-nvfp4"), s_enc, x);
+  CHECK(int{cut.scale} == 0x7F);
 }

@@ -105,13 +105,21 @@ int run_quantize(const QuantizeOptions& o) {
                    a ? "wider than 32 bits" : why.c_str());
       return 2;
     }
-    s_enc = nvfp4_tensor_scale(static_cast<uint32_t>(*a));
+    s_enc = nvfp4_tensor_scale(*nv, static_cast<uint32_t>(*a));
   }
   const bool sr = !o.sr_seed.empty() || !o.rbits_file.empty();
   if (sr && !nv) {
     std::fprintf(stderr,
                  "mxc quantize: error: stochastic rounding (--sr-seed, "
                  "--rbits-file) is offered for NVFP4 profiles\n");
+    return 2;
+  }
+  if (sr && (nv->rule == Nvfp4Rule::kTorchao ||
+             nv->rule == Nvfp4Rule::kTorchaoSingle)) {
+    std::fprintf(stderr,
+                 "mxc quantize: error: profile '%s' has no stochastic "
+                 "rounding (torchao's nvfp4_quantize rounds to nearest)\n",
+                 o.profile.c_str());
     return 2;
   }
   uint64_t seed = 0;

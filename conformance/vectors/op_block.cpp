@@ -224,7 +224,7 @@ class Nvfp4QuantizeOp : public Op {
     return c;
   }
   std::vector<uint64_t> expected(std::span<const uint64_t> in) const override {
-    const uint32_t s_enc = nvfp4_tensor_scale(static_cast<uint32_t>(in[0]));
+    const uint32_t s_enc = nvfp4_tensor_scale(*p_, static_cast<uint32_t>(in[0]));
     std::vector<uint32_t> x(in.begin() + 1, in.begin() + 17), rb;
     if (sr_) rb.assign(in.begin() + 17, in.end());
     const Nvfp4Block b = nvfp4_quantize_block(*p_, s_enc, x, rb);

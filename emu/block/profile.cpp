@@ -247,8 +247,11 @@ constexpr std::array kMx = {
         .source =
             "jax-ml/ml_dtypes float8_e8m0fnu conversion (observed: 3.0 -> "
             "4.0)",
-        .versions = "ml_dtypes (e8m0 cast behaviour)",
-        .evidence = "read only: tests/test_block_pinned.cpp",
+        .versions = "ml_dtypes 0.5.4 (e8m0 cast behaviour)",
+        .evidence =
+            "run (the scale byte where fl(amax/max) is a normal f32): "
+            "tests/peers/test_ml_dtypes.py; zero and subnormal quotients "
+            "differ (named variation ml-dtypes-subnormal-q)",
         .default_elem = Fmt::kE4M3, .block = 32, .scale = ScaleRule::kRn,
         .clamp_lo = -127, .clamp_hi = 127, .above_hi_is_nan = false,
         .nan_byte = 0xFF, .inf_byte = 0xFF, .inf_by_exponent = false,
@@ -281,14 +284,18 @@ constexpr std::array kNv = {
             "-> 1), s = e4m3_rne_sat(fl(amax_b * fl(S_enc * fl(1/6)))), enc "
             "= min(fl(1/fl(s * fl(1/S_enc))), FLT_MAX), q = "
             "cvt.rn.satfinite (fl(x * enc)); subnormal and zero scales "
-            "allowed",
+            "allowed; block amax by fmaxf / PTX max (NaN elements ignored)",
         .source =
             "NVIDIA/TransformerEngine transformer_engine/common/cast/nvfp4/"
             "core_nvfp4.cuh@0718c016; pytorch/custom_recipes/"
-            "reference_nvfp4.py@1498424b",
-        .versions = "TransformerEngine at 0718c016",
+            "reference_nvfp4.py@1498424b; block amax: cast/nvfp4/"
+            "quantize_transpose_nvfp4.cuh@d0067d0da (fmaxf, lines 529, 533, "
+            "654; ptx::abs_max_2x = max.xorsign.abs without .NaN, "
+            "util/ptx.cuh:696)",
+        .versions = "TransformerEngine at 0718c016 to d0067d0da (v2.18)",
         .evidence = "read only: tests/test_block_pinned.cpp",
-        .rule = Nvfp4Rule::kTe},
+        .rule = Nvfp4Rule::kTe,
+        .amax_ignores_nan = true},
     Nvfp4Profile{
         .name = "cutlass-host-nvfp4",
         .summary =
@@ -301,6 +308,31 @@ constexpr std::array kNv = {
         .versions = "CUTLASS at 751eb9a8",
         .evidence = "read only: tests/test_block_pinned.cpp",
         .rule = Nvfp4Rule::kCutlass},
+    Nvfp4Profile{
+        .name = "torchao-nvfp4@0.18",
+        .summary =
+            "torchao nvfp4_quantize, two-level: t = fl(amax_t / 2688); s = "
+            "e4m3(clamp(fl(fl(amax_b / 6) / t), 2^-6, 448)) (no subnormal or "
+            "zero scales); q = e2m1(clamp(fl(x * fl(fl(1/t) / s)), +-6)), "
+            "RNE; tensor amax 0 -> t = 0",
+        .source =
+            "pytorch/ao torchao/prototype/mx_formats/nvfp4_tensor.py@v0.18.0 "
+            "(nvfp4_quantize, per_tensor_amax_to_scale)",
+        .versions = "torchao 0.18.0",
+        .evidence = "run: tests/peers/test_torchao_nvfp4.py",
+        .rule = Nvfp4Rule::kTorchao},
+    Nvfp4Profile{
+        .name = "torchao-nvfp4-single@0.18",
+        .summary =
+            "torchao nvfp4_quantize without a tensor scale: s = "
+            "e4m3(clamp(fl(amax_b / 6), 2^-6, 448)); q = e2m1(clamp(fl(x * "
+            "fl(1/s)), +-6)), RNE (--tensor-amax is ignored)",
+        .source =
+            "pytorch/ao torchao/prototype/mx_formats/nvfp4_tensor.py@v0.18.0 "
+            "(nvfp4_quantize, per_tensor_scale=None)",
+        .versions = "torchao 0.18.0",
+        .evidence = "run: tests/peers/test_torchao_nvfp4.py",
+        .rule = Nvfp4Rule::kTorchaoSingle},
 };
 
 // Bare names: the newest released behaviour. Every pre-versioning name
@@ -311,6 +343,9 @@ constexpr std::array kAliases = {
     ProfileAlias{"torchao-even", "torchao-even@0.18", "newest release"},
     ProfileAlias{"torchao-rceil", "torchao-rceil@0.18", "newest release"},
     ProfileAlias{"te-mxfp8", "te-mxfp8@2.13", "newest release (v2.18)"},
+    ProfileAlias{"torchao-nvfp4", "torchao-nvfp4@0.18", "newest release"},
+    ProfileAlias{"torchao-nvfp4-single", "torchao-nvfp4-single@0.18",
+                 "newest release"},
 };
 
 }  // namespace

@@ -69,6 +69,14 @@ struct MxProfile {
 enum class Nvfp4Rule : uint8_t {
   kTe,       // enc = fl(1 / fl(s * fl(1 / S_enc))); q = cvt(fl(x * enc))
   kCutlass,  // enc = min(fl(S_enc * fl(1 / s)), FLT_MAX); q = cvt(fl(x*enc))
+  // torchao nvfp4_quantize, two-level: the tensor value is the decode
+  // scale t = fl(amax_t / 2688); s = e4m3(clamp(fl(fl(amax_b / 6) / t),
+  // 2^-6, 448)); q = e2m1(clamp(fl(x * fl(fl(1 / t) / s)), +-6)).
+  kTorchao,
+  // torchao nvfp4_quantize, single-level (no tensor scale): s =
+  // e4m3(clamp(fl(amax_b / 6), 2^-6, 448)); q = e2m1(clamp(fl(x * fl(1/s)),
+  // +-6)).
+  kTorchaoSingle,
 };
 
 struct Nvfp4Profile {
@@ -78,6 +86,7 @@ struct Nvfp4Profile {
   std::string_view versions;
   std::string_view evidence;
   Nvfp4Rule rule;
+  bool amax_ignores_nan = false;  // block amax by fmaxf / PTX max (TE)
 };
 
 // A bare or older name and the versioned profile it stands for.

@@ -191,11 +191,58 @@ uint32_t nvfp4_tensor_scale(uint32_t amax_tensor) {
   return s == 0 ? kF32One : s;
 }
 
+uint32_t nvfp4_tensor_scale(const Nvfp4Profile& p, uint32_t amax_tensor) {
+  switch (p.rule) {
+    case Nvfp4Rule::kTe:
+    case Nvfp4Rule::kCutlass:
+      break;
+    case Nvfp4Rule::kTorchao:
+      return f32_div(mag(amax_tensor), 0x45280000u);  // amax / (448 * 6)
+    case Nvfp4Rule::kTorchaoSingle:
+      return kF32One;
+  }
+  return nvfp4_tensor_scale(amax_tensor);
+}
+
 namespace {
 
-uint32_t nan_max_amax(std::span<const uint32_t> x) {
+// torch.clamp(v, lo, hi) on f32 bits for v >= 0 or NaN (NaN propagates).
+uint32_t clamp_pos(uint32_t v, uint32_t lo, uint32_t hi) {
+  if (is_nan(v)) return v;
+  return std::min(std::max(v, lo), hi);
+}
+
+// torchao nvfp4_tensor.py@v0.18.0 nvfp4_quantize: block scale and elements.
+Nvfp4Block nvfp4_torchao(const Nvfp4Profile& p, uint32_t t, uint32_t amax,
+                         std::span<const uint32_t> x) {
+  constexpr uint32_t kSix = 0x40C00000u, kE4m3Tiny = 0x3C800000u;  // 2^-6
+  constexpr uint32_t k448 = 0x43E00000u;
+  uint32_t s = f32_div(amax, kSix);
+  if (p.rule == Nvfp4Rule::kTorchao) s = f32_div(s, t);
+  s = clamp_pos(s, kE4m3Tiny, k448);
+  RoundSpec sat;
+  sat.overflow = Overflow::kSatFinite;
+  Nvfp4Block b;
+  b.scale = static_cast<uint8_t>(convert(Fmt::kF32, Fmt::kE4M3, s, sat));
+  const uint32_t s_val =
+      static_cast<uint32_t>(convert(Fmt::kE4M3, Fmt::kF32, b.scale));
+  const uint32_t rcp = p.rule == Nvfp4Rule::kTorchao
+                           ? f32_div(f32_div(kF32One, t), s_val)
+                           : f32_div(kF32One, s_val);
+  for (uint32_t v : x) {
+    // clamp(+-6) then the saturating RNE cast: the same as satfinite.
+    b.codes.push_back(static_cast<uint8_t>(
+        convert(Fmt::kF32, Fmt::kE2M1, f32_mul(v, rcp), sat)));
+  }
+  return b;
+}
+
+// The block amax: NaN if any element is NaN, or with NaN elements skipped
+// for profiles whose kernel takes it with fmaxf / PTX max (TE).
+uint32_t nan_max_amax(std::span<const uint32_t> x, bool ignore_nan = false) {
   uint32_t amax = 0;
   for (uint32_t v : x) {
+    if (is_nan(v) && ignore_nan) continue;
     if (is_nan(v)) return kF32Nan;
     amax = std::max(amax, mag(v));
   }
@@ -206,6 +253,12 @@ uint32_t nan_max_amax(std::span<const uint32_t> x) {
 Nvfp4Block nvfp4_with_amax(const Nvfp4Profile& p, uint32_t s_enc,
                            uint32_t amax, std::span<const uint32_t> x,
                            std::span<const uint32_t> rbits) {
+  if (p.rule == Nvfp4Rule::kTorchao || p.rule == Nvfp4Rule::kTorchaoSingle) {
+    if (!rbits.empty())
+      throw std::invalid_argument(
+          "torchao NVFP4 profiles have no stochastic rounding");
+    return nvfp4_torchao(p, s_enc, amax, x);
+  }
   constexpr uint32_t kSix = 0x40C00000u;
   const uint32_t inv6 = f32_div(kF32One, kSix);  // fl(1/6) = 0x3E2AAAAB
   // Block decode scale: fl(amax_b * fl(S_enc * fl(1/6))) -> UE4M3, RNE,
@@ -253,7 +306,8 @@ Nvfp4Block nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
       return b;  // bit-identical fast path (emu/fast/nvfp4_fast.h)
     }
   }
-  return nvfp4_with_amax(p, s_enc, nan_max_amax(x), x, rbits);
+  return nvfp4_with_amax(p, s_enc, nan_max_amax(x, p.amax_ignores_nan), x,
+                         rbits);
 }
 
 Nvfp4Matrix nvfp4_quantize_2d(const Nvfp4Profile& p, uint32_t s_enc, int rows,
@@ -277,7 +331,7 @@ Nvfp4Matrix nvfp4_quantize_2d(const Nvfp4Profile& p, uint32_t s_enc, int rows,
       for (int i = 0; i < kT; ++i)
         for (int j = 0; j < kT; ++j)
           tile[i * kT + j] = x[static_cast<size_t>(r0 + i) * cols + c0 + j];
-      const uint32_t amax = nan_max_amax(tile);
+      const uint32_t amax = nan_max_amax(tile, p.amax_ignores_nan);
       for (int i = 0; i < kT; ++i) {
         const Nvfp4Block b = nvfp4_with_amax(
             p, s_enc, amax, std::span<const uint32_t>(tile).subspan(i * kT, kT),

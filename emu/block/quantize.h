@@ -40,6 +40,11 @@ struct Nvfp4Block {
 // Per-tensor encode scale S_enc = fl(448 * 6 / amax_tensor), with the TE
 // guards: amax 0 or a zero quotient -> 1.0, an infinite quotient -> FLT_MAX.
 uint32_t nvfp4_tensor_scale(uint32_t amax_tensor);
+// The tensor-level value a profile's rule takes (the s_enc argument below):
+// TE/CUTLASS the encode scale above; torchao two-level its decode scale
+// fl(amax_tensor / 2688) (per_tensor_amax_to_scale); single-level 1.0
+// (unused).
+uint32_t nvfp4_tensor_scale(const Nvfp4Profile& p, uint32_t amax_tensor);
 // rbits empty: round to nearest even (cvt.rn.satfinite). Otherwise one
 // value per element: stochastic rounding with 8 random bits per element
 // (cvt.rs.satfinite.e2m1x4, docs/rounding.md), e.g. from sr_rbits(seed, i).

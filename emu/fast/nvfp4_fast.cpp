@@ -144,12 +144,20 @@ void nv_block_ref(const Nvfp4Profile& p, uint32_t s_enc, const uint32_t* x,
 
 using detail::NvTab;
 
+namespace {
+// The rules these kernels implement (tests/test_fast_nvfp4.cpp); the
+// others (torchao's, emu/block/profile.h) decline to the reference path.
+bool rule_covered(const Nvfp4Profile& p) {
+  return p.rule == Nvfp4Rule::kTe || p.rule == Nvfp4Rule::kCutlass;
+}
+}  // namespace
+
 void set_nvfp4_fast_enabled(bool on) { detail::enabled().store(on); }
 
 bool nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
                           const uint32_t* x, size_t n, uint8_t& scale,
                           uint8_t* codes) {
-  if (!detail::covered(s_enc) || n == 0) return false;
+  if (!rule_covered(p) || !detail::covered(s_enc) || n == 0) return false;
   // The last few tables per thread (the per-block API is called per 16).
   thread_local NvTab cache[4];
   thread_local bool valid[4] = {false, false, false, false};
@@ -171,7 +179,7 @@ bool nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
 bool nvfp4_quantize_rowwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                             int cols, const uint32_t* x, uint8_t* scales,
                             uint8_t* codes) {
-  if (!detail::covered(s_enc) || rows <= 0 || cols <= 0 || cols % 16 != 0)
+  if (!rule_covered(p) || !detail::covered(s_enc) || rows <= 0 || cols <= 0 || cols % 16 != 0)
     return false;
   NvTab t;
   detail::init(t, p, s_enc);
@@ -193,7 +201,7 @@ bool nvfp4_quantize_rowwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
 bool nvfp4_quantize_colwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                             int cols, const uint32_t* x, uint8_t* scales,
                             uint8_t* codes) {
-  if (!detail::covered(s_enc) || rows <= 0 || cols <= 0 || rows % 16 != 0)
+  if (!rule_covered(p) || !detail::covered(s_enc) || rows <= 0 || cols <= 0 || rows % 16 != 0)
     return false;
   NvTab t;
   detail::init(t, p, s_enc);
@@ -218,7 +226,7 @@ bool nvfp4_quantize_colwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
 bool nvfp4_quantize_2d(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                        int cols, const uint32_t* x, uint8_t* scales,
                        uint8_t* codes) {
-  if (!detail::covered(s_enc) || rows <= 0 || cols <= 0 || rows % 16 != 0 ||
+  if (!rule_covered(p) || !detail::covered(s_enc) || rows <= 0 || cols <= 0 || rows % 16 != 0 ||
       cols % 16 != 0)
     return false;
   NvTab t;

@@ -18,13 +18,18 @@ def mxc_path():
     return p
 
 
-def mxc_quantize(profile, elem, blocks):
+def mxc_quantize(profile, elem, blocks, tensor_amax=None):
     """blocks: uint32 array (count, n) of f32 bits. Returns (scales uint8
-    (count,), codes uint8 (count, n)) from one `mxc quantize` call."""
+    (count,), codes uint8 (count, n)) from one `mxc quantize` call. MX
+    profiles take elem and the block size; NVFP4 profiles (blocks of 16,
+    E2M1) take the tensor amax (f32 bits) instead."""
     lines = "\n".join(" ".join(f"{int(v):08X}" for v in row) for row in blocks)
+    if tensor_amax is None:
+        opts = ["--elem", elem, "--block", str(blocks.shape[1])]
+    else:
+        opts = ["--tensor-amax", f"{int(tensor_amax):08X}"]
     r = subprocess.run(
-        [str(mxc_path()), "quantize", "--profile", profile, "--elem", elem,
-         "--block", str(blocks.shape[1])],
+        [str(mxc_path()), "quantize", "--profile", profile, *opts],
         input=lines + "\n", capture_output=True, text=True, check=False)
     if r.returncode != 0:
         raise RuntimeError(f"mxc quantize --profile {profile} --elem {elem} "
