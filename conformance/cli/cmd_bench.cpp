@@ -10,6 +10,7 @@
 
 #include "conformance/cli/bench_common.h"
 #include "conformance/cli/commands.h"
+#include "conformance/cli/options.h"
 
 namespace mxc::cli {
 namespace bench {
@@ -51,7 +52,8 @@ void add_bench(CLI::App& app, int& exit_code) {
       "Measure the fast paths against baselines in the same run (ratios). "
       "Single-threaded except the sweep rows marked 2 threads; sizes grow as "
       "2^size");
-  c->add_option("--size", *scale, "problem size exponent (0 = tiny)")
+  c->add_option("--size", *scale, "problem size exponent 0..20 (0 = tiny)")
+      ->check(integer_in(0, 20))
       ->capture_default_str();
   c->add_option("--only", *only, "one group of rows: cvt, sweep, mma, quant")
       ->check(CLI::IsMember({"cvt", "sweep", "mma", "quant"}));
