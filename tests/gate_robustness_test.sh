@@ -14,7 +14,7 @@ n=0
 expect() {
   local name=$1 want=$2 re=$3
   shift 4
-  "$@" > "$T/out" 2> "$T/err"
+  timeout 120 "$@" > "$T/out" 2> "$T/err"  # a hang is a failure (124)
   local rc=$?
   n=$((n + 1))
   if [[ $rc != "$want" ]]; then
