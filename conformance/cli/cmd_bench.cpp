@@ -11,6 +11,7 @@
 #include "conformance/cli/bench_common.h"
 #include "conformance/cli/commands.h"
 #include "emu/fast/isa.h"
+#include "conformance/cli/options.h"
 
 namespace mxc::cli {
 namespace bench {
@@ -60,7 +61,8 @@ void add_bench(CLI::App& app, int& exit_code) {
       "2^size. Each row names in [brackets] the ISA it ran on; the "
       "environment variable MXC_ISA=scalar|avx2|avx512 caps the ISA (for "
       "testing; an ISA this CPU lacks is an error)");
-  c->add_option("--size", *scale, "problem size exponent (0 = tiny)")
+  c->add_option("--size", *scale, "problem size exponent 0..20 (0 = tiny)")
+      ->check(integer_in(0, 20))
       ->capture_default_str();
   c->add_option("--only", *only, "one group of rows: cvt, sweep, mma, quant")
       ->check(CLI::IsMember({"cvt", "sweep", "mma", "quant"}));

@@ -15,7 +15,9 @@
 
 #include "conformance/block_cases.h"
 #include "conformance/cli/commands.h"
+#include "conformance/cli/options.h"
 #include "conformance/hex_io.h"
+#include "conformance/io.h"
 #include "conformance/splitmix64.h"
 #include "emu/block/philox.h"
 #include "emu/block/profile.h"
@@ -54,6 +56,12 @@ int run_profiles(bool verbose) {
   return 0;
 }
 
+// The element formats of the OCP MX spec (section 5.3).
+bool is_mx_element(Fmt e) {
+  return e == Fmt::kE4M3 || e == Fmt::kE5M2 || e == Fmt::kE3M2 ||
+         e == Fmt::kE2M3 || e == Fmt::kE2M1 || e == Fmt::kInt8;
+}
+
 struct QuantizeOptions {
   std::string profile, elem;
   std::string tensor_amax;
@@ -76,9 +84,7 @@ int run_quantize(const QuantizeOptions& o) {
   Fmt elem = mx ? mx->default_elem : Fmt::kE2M1;
   if (!o.elem.empty()) {
     const auto e = parse_format(o.elem);
-    const bool ok = e && mx &&
-                    (*e == Fmt::kE4M3 || *e == Fmt::kE5M2 || *e == Fmt::kE3M2 ||
-                     *e == Fmt::kE2M3 || *e == Fmt::kE2M1 || *e == Fmt::kInt8);
+    const bool ok = e && mx && is_mx_element(*e);
     if (!ok) {
       std::fprintf(stderr, "mxc quantize: error: --elem '%s' %s\n",
                    o.elem.c_str(),
@@ -88,7 +94,7 @@ int run_quantize(const QuantizeOptions& o) {
     }
     elem = *e;
   }
-  if (o.block > 0) p.block = o.block;
+  if (o.block > 0) p.block = o.block;  // 0: the profile's (validated range)
   const int block = mx ? p.block : 16;
   std::string why;
   uint32_t s_enc = 0x3F800000u;
@@ -133,7 +139,7 @@ int run_quantize(const QuantizeOptions& o) {
     seed = *sv;
   }
   std::ifstream rbits_in;
-  long rbits_line = 0;
+  long rbits_count = 0;
   if (!o.rbits_file.empty()) {
     rbits_in.open(o.rbits_file);
     if (!rbits_in) {
@@ -142,11 +148,23 @@ int run_quantize(const QuantizeOptions& o) {
       return 2;
     }
   }
+  // The random-bit file is read with the same capped line reader as stdin.
+  io::LineReader rbits_lines(rbits_in, o.rbits_file);
+  std::string rbits_line;
+  std::istringstream rbits_tokens;
+  auto next_rbits = [&](std::string& t) {
+    while (!(rbits_tokens >> t)) {
+      if (!rbits_lines.next(rbits_line)) return false;
+      rbits_tokens.clear();
+      rbits_tokens.str(rbits_line);
+    }
+    return true;
+  };
   uint64_t element_index = 0;  // Philox counter: position in the stream
   std::string line, out;
-  long line_no = 0;
-  while (std::getline(std::cin, line)) {
-    ++line_no;
+  io::LineReader lines(std::cin, "<stdin>");  // capped; read errors throw
+  while (lines.next(line)) {
+    const long line_no = lines.line();
     std::istringstream ss(line);
     std::vector<uint32_t> x;
     std::string tok;
@@ -154,8 +172,17 @@ int run_quantize(const QuantizeOptions& o) {
       const auto v = parse_hex(tok, &why);
       if (!v || *v > 0xFFFFFFFFu) {
         std::fwrite(out.data(), 1, out.size(), stdout);
-        std::fprintf(stderr, "<stdin>:%ld: error: bad f32 '%s': %s\n", line_no,
-                     tok.c_str(), v ? "wider than 32 bits" : why.c_str());
+        std::fprintf(stderr, "<stdin>:%ld: error: bad f32 %s: %s\n", line_no,
+                     io::quote(tok).c_str(),
+                     v ? "wider than 32 bits" : why.c_str());
+        return 2;
+      }
+      if (x.size() >= static_cast<size_t>(block)) {
+        std::fwrite(out.data(), 1, out.size(), stdout);
+        std::fprintf(stderr,
+                     "<stdin>:%ld: error: more than %d values, the block "
+                     "size is %d\n",
+                     line_no, block, block);
         return 2;
       }
       x.push_back(static_cast<uint32_t>(*v));
@@ -182,18 +209,19 @@ int run_quantize(const QuantizeOptions& o) {
           continue;
         }
         std::string t;
-        if (!(rbits_in >> t)) {
+        if (!next_rbits(t)) {
           std::fwrite(out.data(), 1, out.size(), stdout);
           std::fprintf(stderr, "%s: error: too few random-bit values\n",
                        o.rbits_file.c_str());
           return 2;
         }
-        ++rbits_line;
+        ++rbits_count;
         const auto v = parse_hex(t, &why);
         if (!v || *v > 0xFFFFFFFFu) {
           std::fwrite(out.data(), 1, out.size(), stdout);
-          std::fprintf(stderr, "%s: value %ld: error: bad rbits '%s'\n",
-                       o.rbits_file.c_str(), rbits_line, t.c_str());
+          std::fprintf(stderr, "%s:%ld: value %ld: error: bad rbits %s\n",
+                       o.rbits_file.c_str(), rbits_lines.line(), rbits_count,
+                       io::quote(t).c_str());
           return 2;
         }
         rb.push_back(static_cast<uint32_t>(*v));
@@ -205,6 +233,10 @@ int run_quantize(const QuantizeOptions& o) {
     out += fmt::format("{:02X}", scale);
     for (uint8_t c : codes) out += " " + format_hex(elem, c);
     out += '\n';
+    if (out.size() > (1 << 16)) {  // stream: memory stays flat
+      std::fwrite(out.data(), 1, out.size(), stdout);
+      out.clear();
+    }
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;
@@ -222,9 +254,11 @@ int run_diff(const std::string& a, const std::string& b, const std::string& e,
     return 2;
   }
   const auto elem = parse_format(e.empty() ? std::string(desc(pa->default_elem).name) : e);
-  if (!elem) {
-    std::fprintf(stderr, "mxc diff-profiles: error: unknown --elem '%s'\n",
-                 e.c_str());
+  if (!elem || !is_mx_element(*elem)) {
+    std::fprintf(stderr,
+                 "mxc diff-profiles: error: --elem %s is not an MX element "
+                 "format (e4m3 e5m2 e3m2 e2m3 e2m1 int8)\n",
+                 io::quote(e).c_str());
     return 2;
   }
   const int n = pa->block;
@@ -291,7 +325,8 @@ void add_block(CLI::App& app, int& exit_code) {
   qc->add_option("--elem", q->elem,
                  "MX element format: e4m3 e5m2 e3m2 e2m3 e2m1 int8 (default: "
                  "the profile's)");
-  qc->add_option("--block", q->block, "MX block size (default: the profile's)");
+  qc->add_option("--block", q->block, "MX block size 1..4096 (default: the profile's)")
+      ->check(integer_in(1, 4096));
   qc->add_option("--tensor-amax", q->tensor_amax,
                  "NVFP4: the tensor amax as f32 hex (S_enc = 448*6/amax)");
   qc->add_option("--sr-seed", q->sr_seed,
@@ -314,8 +349,12 @@ void add_block(CLI::App& app, int& exit_code) {
   d->add_option("A", *a, "first profile")->required();
   d->add_option("B", *b, "second profile")->required();
   d->add_option("--elem", *e, "element format (default: A's)");
-  d->add_option("--blocks", *n, "blocks per input class")->capture_default_str();
-  d->add_option("--seed", *seed, "seed")->capture_default_str();
+  d->add_option("--blocks", *n, "blocks per input class (1..10^7)")
+      ->check(integer_in(1, 10000000))
+      ->capture_default_str();
+  d->add_option("--seed", *seed, "seed (unsigned 64-bit)")
+      ->check(unsigned64())
+      ->capture_default_str();
   d->callback([=, &exit_code] { exit_code = run_diff(*a, *b, *e, *n, *seed); });
 }
 

@@ -8,7 +8,9 @@
 #include <string>
 
 #include "conformance/cli/commands.h"
+#include "conformance/cli/options.h"
 #include "conformance/hex_io.h"
+#include "conformance/io.h"
 #include "emu/convert.h"
 
 namespace mxc::cli {
@@ -58,9 +60,9 @@ int run_convert(const ConvertOptions& o) {
   const uint64_t src_mask = desc(*from).storage_mask();
   std::string out;
   std::string line;
-  long line_no = 0;
-  while (std::getline(std::cin, line)) {
-    ++line_no;
+  io::LineReader lines(std::cin, "<stdin>");  // capped; read errors throw
+  while (lines.next(line)) {
+    const long line_no = lines.line();
     size_t i = 0;
     while (i < line.size()) {
       while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i])))
@@ -74,8 +76,8 @@ int run_convert(const ConvertOptions& o) {
       if (!v || (*v & ~src_mask) != 0) {
         std::fwrite(out.data(), 1, out.size(), stdout);
         std::fflush(stdout);
-        std::fprintf(stderr, "<stdin>:%ld: error: bad input '%.*s': %s\n",
-                     line_no, static_cast<int>(tok.size()), tok.data(),
+        std::fprintf(stderr, "<stdin>:%ld: error: bad input %s: %s\n",
+                     line_no, io::quote(tok).c_str(),
                      v ? fmt::format("wider than the {}-bit source format {}",
                                      desc(*from).bits, desc(*from).name)
                              .c_str()
@@ -127,7 +129,8 @@ void add_convert(CLI::App& app, int& exit_code) {
                 "used for every input")
       ->capture_default_str();
   c->add_option("--sr-bits", o->sr_bits,
-                "override how many of --rbits stochastic rounding uses (1..32)");
+                "override how many of --rbits stochastic rounding uses (1..32)")
+      ->check(integer_in(1, 32));
   c->callback([o, &exit_code] { exit_code = run_convert(*o); });
 }
 

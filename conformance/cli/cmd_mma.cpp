@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "conformance/cli/commands.h"
+#include "conformance/cli/options.h"
 #include "conformance/hex_io.h"
+#include "conformance/io.h"
 #include "emu/mma/models.h"
 
 namespace mxc::cli {
@@ -120,9 +122,9 @@ int run_mma(const MmaOptions& o) {
   const size_t want = 2 * static_cast<size_t>(K) + 2 * ns + 1;
   const Fmt sfmt = scale_format(m->scales);
   std::string line, out, why;
-  long line_no = 0;
-  while (std::getline(std::cin, line)) {
-    ++line_no;
+  io::LineReader lines(std::cin, "<stdin>");  // capped; read errors throw
+  while (lines.next(line)) {
+    const long line_no = lines.line();
     std::istringstream ss(line);
     std::vector<uint64_t> v;
     std::string tok;
@@ -144,8 +146,8 @@ int run_mma(const MmaOptions& o) {
         } else if (x) {
           why = fmt::format("wider than {}", desc(f).name);
         }
-        std::fprintf(stderr, "<stdin>:%ld: error: token %zu '%s': %s\n",
-                     line_no, i + 1, tok.c_str(), why.c_str());
+        std::fprintf(stderr, "<stdin>:%ld: error: token %zu %s: %s\n",
+                     line_no, i + 1, io::quote(tok).c_str(), why.c_str());
         bad = true;
         break;
       }
@@ -170,6 +172,10 @@ int run_mma(const MmaOptions& o) {
                                all.subspan(2 * K + ns, ns));
     out += format_hex(m->c_fmt, d);
     out += '\n';
+    if (out.size() > (1 << 16)) {  // stream: memory stays flat
+      std::fwrite(out.data(), 1, out.size(), stdout);
+      out.clear();
+    }
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;
@@ -200,7 +206,8 @@ void add_mma(CLI::App& app, int& exit_code) {
   c->add_option("--b-fmt", o->b_fmt, "B element format")->capture_default_str();
   c->add_option("--k", o->k,
                 "K per line (default: the instruction's K; a multiple of L "
-                "chains FDPAs in increasing k)");
+                "chains FDPAs in increasing k; 1..262144)")
+      ->check(integer_in(1, 262144));
   c->add_option("--zero-exp", o->zero_exp,
                 "alignment exponent of zero terms: fixed (the model's e_zero) "
                 "or operand-min (a zero operand has exponent -126, MMA-Sim "

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "conformance/cli/commands.h"
+#include "conformance/cli/options.h"
 #include "conformance/hex_io.h"
 #include "conformance/oracle/cuda_host_oracle.h"
 #include "conformance/selfcheck.h"
@@ -93,12 +94,15 @@ void add_selfcheck(CLI::App& app, int& exit_code) {
       "mismatch");
   c->add_option("--random", o->random_cases,
                 "random f32/f64 inputs per check (besides the structured "
-                "boundary and special cases)")
+                "boundary and special cases; 0..2^28)")
+      ->check(integer_in(0, int64_t{1} << 28))
       ->capture_default_str();
   c->add_option("--exact-limit", o->exact_limit,
-                "cases per exact-reference check (seeded sample)")
+                "cases per exact-reference check (seeded sample; 0..2^28)")
+      ->check(integer_in(0, int64_t{1} << 28))
       ->capture_default_str();
-  c->add_option("--seed", o->seed, "seed for random inputs")
+  c->add_option("--seed", o->seed, "seed for random inputs (unsigned 64-bit)")
+      ->check(unsigned64())
       ->capture_default_str();
   c->add_flag("-v,--verbose", o->verbose, "print every row, not only failures");
   c->callback([o, &exit_code] { exit_code = run(*o); });

@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "conformance/cli/commands.h"
+#include "conformance/cli/options.h"
+#include "conformance/io.h"
 #include "conformance/vectors/generate.h"
 #include "conformance/vectors/op.h"
 #include "conformance/vectors/verify.h"
@@ -58,31 +60,23 @@ int run_gen(const GenOptions& o) {
     std::fprintf(stderr, "mxc gen: error: range applies to op convert only\n");
     return 2;
   }
-  vec::Shard sh;
-  if (std::sscanf(o.shard.c_str(), "%zu/%zu", &sh.index, &sh.count) != 2 ||
-      sh.count == 0 || sh.index >= sh.count) {
-    std::fprintf(stderr, "mxc gen: error: --shard '%s' must be i/n, 0 <= i < n\n",
-                 o.shard.c_str());
-    return 2;
-  }
+  vec::Shard sh;  // validated by shard_spec() at parse time
+  const auto slash = o.shard.find('/');
+  sh.index = *parse_unsigned(o.shard.substr(0, slash));
+  sh.count = *parse_unsigned(o.shard.substr(slash + 1));
   for (const auto& [k, v] : h.kv) {
     if (!vec::known_header_key(k)) {
-      std::fprintf(stderr, "mxc gen: error: unknown key '%s'\n", k.c_str());
+      std::fprintf(stderr, "mxc gen: error: unknown key %s\n",
+                   io::quote(k).c_str());
       return 2;
     }
   }
   try {
     if (!o.npy.empty()) vec::export_npy(h, sh, o.npy);
-    if (o.out.empty() || o.out == "-") {
-      vec::generate(h, sh, std::cout);
-      std::cout.flush();
-    } else {
-      std::ofstream f(o.out);
-      if (!f) {
-        std::fprintf(stderr, "mxc gen: error: cannot write %s\n", o.out.c_str());
-        return 2;
-      }
-      const size_t n = vec::generate(h, sh, f);
+    io::Output out(o.out);
+    const size_t n = vec::generate(h, sh, out.stream());
+    out.close();  // throws io::OutputError naming the path
+    if (!o.out.empty() && o.out != "-") {
       std::fprintf(stderr, "mxc gen: %zu cases -> %s\n", n, o.out.c_str());
     }
   } catch (const std::invalid_argument& e) {
@@ -101,17 +95,7 @@ struct VerifyCli {
 };
 
 int run_verify(const VerifyCli& o) {
-  for (const std::string& a : o.allow) {
-    if (a != "nan-payload" && a != "sign-of-zero" && a != "flags" &&
-        a.rfind("ulp=", 0) != 0) {
-      std::fprintf(stderr,
-                   "mxc verify: error: --allow '%s': use nan-payload, "
-                   "sign-of-zero, flags or ulp=N\n",
-                   a.c_str());
-      return 2;
-    }
-  }
-  vec::VerifyOptions vo;
+  vec::VerifyOptions vo;  // o.allow was validated at parse time
   vo.allow = o.allow;
   vo.require = o.require;
   vo.max_errors = o.max_errors;
@@ -137,6 +121,12 @@ int run_verify(const VerifyCli& o) {
     }
     std::istream* rin = nullptr;
     if (!o.results.empty()) {
+      if (o.results == "-" && vin == &std::cin) {
+        std::fprintf(stderr,
+                     "mxc verify: error: --results - needs --vectors FILE "
+                     "(stdin cannot be both)\n");
+        return 2;
+      }
       if (o.results == "-") {
         rin = &std::cin;
       } else {
@@ -159,8 +149,11 @@ int run_verify(const VerifyCli& o) {
   const vec::Report& r = reports.back();
   if (vo.progress && r.cases >= (1u << 20)) std::fputc('\n', stderr);
   fmt::print("{}", vec::render_terminal(r));
-  if (!o.json.empty()) std::ofstream(o.json) << vec::render_json(reports);
-  if (!o.junit.empty()) std::ofstream(o.junit) << vec::render_junit(reports);
+  // Reports are written atomically; a failure is exit 2 naming the path.
+  if (!o.json.empty()) io::write_file_atomic(o.json, vec::render_json(reports));
+  if (!o.junit.empty()) {
+    io::write_file_atomic(o.junit, vec::render_junit(reports));
+  }
   return r.mismatches ? 1 : 0;
 }
 
@@ -178,9 +171,14 @@ void add_vectors(CLI::App& app, int& exit_code) {
                  "mma | gemm")
       ->required();
   gc->add_option("--level", g->level, "0 quick, 1 CI, 2 deep")
+      ->check(integer_in(0, 2))
       ->capture_default_str();
-  gc->add_option("--seed", g->seed, "PRNG seed")->capture_default_str();
-  gc->add_option("--shard", g->shard, "i/n: every n-th case from i")
+  gc->add_option("--seed", g->seed, "PRNG seed (unsigned 64-bit)")
+      ->check(unsigned64())
+      ->capture_default_str();
+  gc->add_option("--shard", g->shard,
+                 "i/n: every n-th case from i (0 <= i < n)")
+      ->check(shard_spec())
       ->capture_default_str();
   gc->add_option("-o,--out", g->out, "output file (default stdout)");
   gc->add_option("--npy", g->npy,
@@ -236,11 +234,14 @@ void add_vectors(CLI::App& app, int& exit_code) {
                  "whole lines); '-' for stdin");
   vc->add_option("--allow", v->allow,
                  "accept a documented variation, named in the report: "
-                 "nan-payload, sign-of-zero, ulp=N, flags (convert: the "
-                 "subject gives no exception flags)");
+                 "nan-payload, sign-of-zero, ulp=N (N in 1..2^32), flags "
+                 "(convert: the subject gives no exception flags); see "
+                 "docs/gate.md for what each loosens")
+      ->check(check_with(vec::allow_error, "VARIATION"));
   vc->add_option("--require", v->require,
                  "KEY=VALUE the header must carry (refuse otherwise)");
   vc->add_option("--max-errors", v->max_errors, "mismatch lines to print")
+      ->check(integer_in(0, 1000000))
       ->capture_default_str();
   vc->add_option("--json", v->json, "write a JSON report");
   vc->add_option("--junit", v->junit, "write a JUnit XML report");

@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "conformance/cli/commands.h"
+#include "conformance/io.h"
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -22,9 +23,15 @@ int main(int argc, char** argv) {
   mxc::cli::add_report(app, exit_code);
   try {
     app.parse(argc, argv);
+    // Nothing written is lost silently: stdout is flushed and checked here
+    // (files are checked by io::Output::close()).
+    mxc::io::finish_stdout();
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;  // usage errors are bad input
+  } catch (const mxc::io::OutputError& e) {
+    std::fprintf(stderr, "mxc: error: %s\n", e.what());
+    return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mxc: error: %s\n", e.what());
     return 2;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "conformance/cli/commands.h"
+#include "conformance/cli/options.h"
 #include "conformance/study/study.h"
 
 namespace mxc::cli {
@@ -98,10 +99,13 @@ void add_study(CLI::App& app, int& exit_code) {
                 "one distribution: gaussian laplace student-t lognormal "
                 "(default: all)");
   s->add_option("--out", a->out, "output directory")->capture_default_str();
-  s->add_option("--seed", a->seed, "random seed")->capture_default_str();
+  s->add_option("--seed", a->seed, "random seed (unsigned 64-bit)")
+      ->check(cli::unsigned64())
+      ->capture_default_str();
   s->add_option("--size", a->size,
                 "problem size (0: the study's default; meaning per study in "
-                "--list)");
+                "--list; at most 2^24)")
+      ->check(cli::integer_in(0, static_cast<int64_t>(study::kMaxStudySize)));
   s->callback([a, &exit_code] { exit_code = run_study(*a); });
 }
 

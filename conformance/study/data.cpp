@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -105,6 +106,13 @@ std::vector<float> read_npy_f32(const std::string& path,
   if (!in) throw std::runtime_error(fmt::format("{}: error: cannot open", path));
   const std::string bytes((std::istreambuf_iterator<char>(in)),
                           std::istreambuf_iterator<char>());
+  if (in.bad()) throw std::runtime_error(fmt::format("{}: error: read error", path));
+  return parse_npy_f32(bytes, path, shape_out);
+}
+
+std::vector<float> parse_npy_f32(const std::string& bytes,
+                                 const std::string& path,
+                                 std::vector<size_t>* shape_out) {
   if (bytes.size() < 10 || std::memcmp(bytes.data(), "\x93NUMPY", 6) != 0)
     npy_error(path, 0, "not a .npy file (magic \\x93NUMPY missing)");
   const auto u8 = [&](size_t i) { return static_cast<uint8_t>(bytes[i]); };
@@ -143,6 +151,8 @@ std::vector<float> read_npy_f32(const std::string& path,
   if (f == std::string::npos)
     npy_error(path, header_at, "no 'fortran_order' in header");
   const size_t fv = h.find_first_not_of(' ', f);
+  if (fv == std::string::npos)
+    npy_error(path, header_at + f, "no value for 'fortran_order'");
   const bool fortran = h.compare(fv, 4, "True") == 0;
 
   const size_t s = find_key(h, "shape");
@@ -157,7 +167,11 @@ std::vector<float> read_npy_f32(const std::string& path,
       if (i >= p1) break;
       size_t v = 0;
       const size_t start = i;
-      while (i < p1 && h[i] >= '0' && h[i] <= '9') v = v * 10 + (h[i++] - '0');
+      while (i < p1 && h[i] >= '0' && h[i] <= '9') {
+        if (v > (SIZE_MAX - 9) / 10)
+          npy_error(path, header_at + i, "'shape' dimension too large");
+        v = v * 10 + static_cast<size_t>(h[i++] - '0');
+      }
       if (i == start) npy_error(path, header_at + i, "bad number in 'shape'");
       shape.push_back(v);
     }
@@ -171,7 +185,11 @@ std::vector<float> read_npy_f32(const std::string& path,
               "Fortran-order 2-D array: save a C-order copy "
               "(np.ascontiguousarray)");
   size_t n = 1;
-  for (size_t v : shape) n *= v;
+  for (size_t v : shape) {
+    if (v != 0 && n > SIZE_MAX / 4 / v)
+      npy_error(path, header_at + p0, "'shape' has too many elements");
+    n *= v;
+  }
   const size_t data_at = header_at + header_len;
   if (bytes.size() - data_at < n * 4)
     npy_error(path, data_at,

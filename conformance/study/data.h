@@ -49,5 +49,9 @@ std::vector<float> sample(Dist d, size_t n, uint64_t seed);
 // std::runtime_error("FILE:OFFSET: error: ...") for anything else.
 std::vector<float> read_npy_f32(const std::string& path,
                                 std::vector<size_t>* shape = nullptr);
+// The same from the file's bytes (path only names it in messages).
+std::vector<float> parse_npy_f32(const std::string& bytes,
+                                 const std::string& path,
+                                 std::vector<size_t>* shape = nullptr);
 
 }  // namespace mxc::study

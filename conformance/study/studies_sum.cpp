@@ -195,7 +195,9 @@ Result accumulation(const Options& o) {
   size_t kmax = 128;
   while (kmax * 2 <= kmax_req) kmax *= 2;
   const size_t trials = 12;
-  const auto data = datasets(o, 2 * kmax * trials, 32);
+  // Every trial reads 2*kmax values: a shorter file is refused, not read
+  // past its end.
+  const auto data = datasets(o, 2 * kmax * trials, 32, 2 * kmax * trials);
   const MmaModel* hop = find_mma_model("sm90_wgmma_fp8_f32");
   const MmaModel* bw = find_mma_model("sm100_tcgen05_f8f6f4_f32");
   if (!hop || !bw) throw std::logic_error("missing MMA model");

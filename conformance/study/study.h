@@ -50,8 +50,13 @@ struct DataSet {
 };
 // The data sets a study runs on: the .npy file (truncated to a multiple of
 // `multiple` values) or n draws from each selected distribution, seeded by
-// (seed, distribution). Throws std::runtime_error on a bad file.
-std::vector<DataSet> datasets(const Options& o, size_t n, size_t multiple);
+// (seed, distribution). Throws std::runtime_error on a bad file or one with
+// fewer than at_least values (studies that index a fixed amount of data).
+std::vector<DataSet> datasets(const Options& o, size_t n, size_t multiple,
+                              size_t at_least = 0);
+
+// Largest --size any study takes (mxc study validates it).
+inline constexpr size_t kMaxStudySize = size_t{1} << 24;
 
 // Writes DIR/NAME.svg and DIR/NAME.json (creating DIR); returns the paths.
 std::vector<std::string> write_outputs(const Result& r, const std::string& dir);

@@ -1,11 +1,13 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
+#include "conformance/io.h"
 #include "conformance/study/study.h"
 
 namespace mxc::study {
@@ -48,15 +50,18 @@ const StudyInfo* find_study(std::string_view name) {
   return nullptr;
 }
 
-std::vector<DataSet> datasets(const Options& o, size_t n, size_t multiple) {
+std::vector<DataSet> datasets(const Options& o, size_t n, size_t multiple,
+                              size_t at_least) {
   std::vector<DataSet> out;
   if (!o.input.empty()) {
     std::vector<float> x = read_npy_f32(o.input);
     const size_t keep = x.size() / multiple * multiple;
-    if (keep == 0)
+    const size_t need = std::max(multiple, at_least);
+    if (keep < need)
       throw std::runtime_error(fmt::format(
-          "{}: error: {} values, at least {} needed", o.input, x.size(),
-          multiple));
+          "{}: error: {} values, this study needs at least {}{}", o.input,
+          x.size(), need,
+          at_least > multiple ? " (a smaller --size needs fewer)" : ""));
     for (float v : x)
       if (!std::isfinite(v))
         throw std::runtime_error(fmt::format(
@@ -68,6 +73,8 @@ std::vector<DataSet> datasets(const Options& o, size_t n, size_t multiple) {
   }
   std::vector<Dist> ds = o.dists;
   if (ds.empty()) ds.assign(std::begin(kAllDists), std::end(kAllDists));
+  if (n > kMaxStudySize * 64)
+    throw std::runtime_error(fmt::format("--size: {} values is too many", n));
   const size_t m = (n + multiple - 1) / multiple * multiple;
   for (Dist d : ds) {
     // One stream per (seed, distribution), independent of which are chosen.
@@ -81,16 +88,11 @@ std::vector<std::string> write_outputs(const Result& r, const std::string& dir) 
   std::filesystem::create_directories(dir);
   const std::string svg = (std::filesystem::path(dir) / (r.name + ".svg")).string();
   const std::string json = (std::filesystem::path(dir) / (r.name + ".json")).string();
-  {
-    std::ofstream f(svg, std::ios::binary);
-    f << render_svg(r.figure);
-    if (!f) throw std::runtime_error(fmt::format("{}: error: cannot write", svg));
-  }
-  {
-    std::ofstream f(json, std::ios::binary);
-    f << r.json.dump(2) << '\n';
-    if (!f) throw std::runtime_error(fmt::format("{}: error: cannot write", json));
-  }
+  // Checked and atomic (io::write_file_atomic throws io::OutputError).
+  io::write_file_atomic(svg, render_svg(r.figure));
+  io::write_file_atomic(json, r.json.dump(2, ' ', false,
+                                          nlohmann::json::error_handler_t::replace) +
+                                  "\n");
   return {svg, json};
 }
 

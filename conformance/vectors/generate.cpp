@@ -2,10 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <span>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "conformance/io.h"
 #include "conformance/vectors/op.h"
 
 namespace mxc::vec {
@@ -27,7 +30,8 @@ std::string field_names(const std::vector<Field>& f) {
 }
 
 size_t shard_count(size_t total, const Shard& s) {
-  return total > s.index ? (total - s.index + s.count - 1) / s.count : 0;
+  // (no overflow for any count up to 2^64-1)
+  return total > s.index ? (total - s.index - 1) / s.count + 1 : 0;
 }
 
 }  // namespace
@@ -45,12 +49,26 @@ size_t generate(Header h, const Shard& shard, std::ostream& out) {
   h.kv["spec"] = "OCP-MX-1.0";
   h.kv["prng"] = "splitmix64";
   h.kv["shard"] = fmt::format("{}/{}", shard.index, shard.count);
-  h.kv["cases"] = std::to_string(shard_count(total, shard));
+  h.kv["cases"] = std::to_string(shard_count(total, shard));  // == cases
   h.kv["fields"] = field_names(in) + " | " + field_names(res);
+  // Every case line has the same length; refuse what verify would refuse.
+  size_t line_bytes = in.size() + res.size() - 1;
+  for (const auto& f : in) line_bytes += static_cast<size_t>(f.width);
+  for (const auto& f : res) line_bytes += static_cast<size_t>(f.width);
+  if (line_bytes > kMaxLineBytes) {
+    throw std::invalid_argument(fmt::format(
+        "a case line would be {} bytes, over the {}-byte line limit every "
+        "mxc reader enforces (use a smaller k/m/n)",
+        line_bytes, kMaxLineBytes));
+  }
   out << write_header(h);
   std::string line;
   size_t n = 0;
-  for (size_t i = shard.index; i < total; i += shard.count) {
+  const size_t cases = shard_count(total, shard);
+  // Case j of the shard is case index + j*count (no wrap-around for any
+  // count up to 2^64-1).
+  for (size_t j = 0; j < cases; ++j) {
+    const size_t i = shard.index + j * shard.count;
     const auto c = op->make_case(i);
     const auto z = op->expected(c);
     line.clear();
@@ -64,6 +82,7 @@ size_t generate(Header h, const Shard& shard, std::ostream& out) {
     }
     line += '\n';
     out << line;
+    if (!out) break;  // the caller's io::Output::close() names the path
     ++n;
   }
   return n;
@@ -71,47 +90,64 @@ size_t generate(Header h, const Shard& shard, std::ostream& out) {
 
 namespace {
 
-void write_npy(const std::string& path, const std::vector<uint64_t>& data,
-               size_t rows, size_t cols) {
-  std::ofstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot write " + path);
+// NPY 1.0 header of a (rows, cols) little-endian uint64 array: magic,
+// version, little-endian header length, header padded with spaces and a
+// newline so the data starts at a multiple of 64.
+std::string npy_header(size_t rows, size_t cols) {
   std::string hdr = fmt::format(
       "{{'descr': '<u8', 'fortran_order': False, 'shape': ({}, {}), }}", rows,
       cols);
-  // NPY 1.0: magic, version, little-endian header length, header padded
-  // with spaces and a newline so the data starts at a multiple of 64.
   const size_t pre = 10;
-  size_t total = pre + hdr.size() + 1;
+  const size_t total = pre + hdr.size() + 1;
   hdr.append((64 - total % 64) % 64, ' ');
   hdr += '\n';
   const auto len = static_cast<uint16_t>(hdr.size());
-  f.write("\x93NUMPY\x01\x00", 8);
-  const char l[2] = {static_cast<char>(len & 0xFF), static_cast<char>(len >> 8)};
-  f.write(l, 2);
-  f.write(hdr.data(), static_cast<std::streamsize>(hdr.size()));
-  for (uint64_t v : data) {
-    char b[8];
-    for (int i = 0; i < 8; ++i) b[i] = static_cast<char>((v >> (8 * i)) & 0xFF);
-    f.write(b, 8);
+  std::string out("\x93NUMPY\x01\x00", 8);
+  out += static_cast<char>(len & 0xFF);
+  out += static_cast<char>(len >> 8);
+  return out + hdr;
+}
+
+void append_u64(std::string& buf, std::span<const uint64_t> v) {
+  for (uint64_t x : v) {
+    for (int i = 0; i < 8; ++i) buf += static_cast<char>((x >> (8 * i)) & 0xFF);
   }
 }
 
 }  // namespace
 
+// Streams: one case at a time into both arrays (memory stays flat); the
+// row count is known up front from the shard.
 void export_npy(const Header& h, const Shard& shard, const std::string& prefix) {
+  if (shard.count == 0 || shard.index >= shard.count) {
+    throw std::invalid_argument("shard must be i/n with 0 <= i < n");
+  }
   const auto op = make_op(h);
   const auto in = op->inputs(), res = op->results();
-  std::vector<uint64_t> xi, xo;
-  size_t rows = 0;
-  for (size_t i = shard.index; i < op->count(); i += shard.count) {
-    const auto c = op->make_case(i);
+  const size_t rows = shard_count(op->count(), shard);
+  io::Output xi(prefix + ".inputs.npy"), xo(prefix + ".expected.npy");
+  xi.write(npy_header(rows, in.size()));
+  xo.write(npy_header(rows, res.size()));
+  std::string bi, bo;
+  size_t written = 0;
+  for (size_t k = 0; k < rows; ++k) {
+    const auto c = op->make_case(shard.index + k * shard.count);
     const auto z = op->expected(c);
-    xi.insert(xi.end(), c.begin(), c.end());
-    xo.insert(xo.end(), z.begin(), z.end());
-    ++rows;
+    append_u64(bi, c);
+    append_u64(bo, z);
+    ++written;
+    if (bi.size() + bo.size() > (1u << 20)) {
+      xi.write(bi);
+      xo.write(bo);
+      bi.clear();
+      bo.clear();
+    }
   }
-  write_npy(prefix + ".inputs.npy", xi, rows, in.size());
-  write_npy(prefix + ".expected.npy", xo, rows, res.size());
+  xi.write(bi);
+  xo.write(bo);
+  if (written != rows) throw std::logic_error("npy row count");
+  xi.close();
+  xo.close();
   nlohmann::ordered_json j;
   j["header"] = h.kv;
   std::vector<std::string> a, b;
@@ -119,7 +155,7 @@ void export_npy(const Header& h, const Shard& shard, const std::string& prefix) 
   for (const auto& f : res) b.push_back(f.name);
   j["inputs"] = a;
   j["expected"] = b;
-  std::ofstream(prefix + ".fields.json") << j.dump(2) << "\n";
+  io::write_file_atomic(prefix + ".fields.json", j.dump(2) + "\n");
 }
 
 }  // namespace mxc::vec

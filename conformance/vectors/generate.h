@@ -17,12 +17,15 @@ struct Shard {
 
 // Writes header + cases. Fills in the standard keys (format version,
 // generator, spec, prng, cases, fields, shard). Throws std::invalid_argument
-// for an inconsistent header. Returns the number of cases written.
+// for an inconsistent header or a case line over kMaxLineBytes. Stops at the
+// first failed write (the caller's io::Output::close() reports it). Returns
+// the number of cases written.
 size_t generate(Header h, const Shard& shard, std::ostream& out);
 
 // Writes NumPy .npy arrays (uint64, shape [cases, fields]) of the inputs and
 // expected results: PREFIX.inputs.npy and PREFIX.expected.npy, plus
-// PREFIX.fields.json naming the columns.
+// PREFIX.fields.json naming the columns. Streams case by case; throws
+// io::OutputError naming the file that could not be written.
 void export_npy(const Header& h, const Shard& shard, const std::string& prefix);
 
 }  // namespace mxc::vec

@@ -52,7 +52,9 @@ std::string render_json(const std::vector<Report>& reports) {
     if (!r.run.empty()) e["run"] = r.run;
     j.push_back(e);
   }
-  return j.dump(2) + "\n";
+  // File names and texts may hold bytes that are not UTF-8: replace them
+  // (U+FFFD) rather than throw and leave no report.
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string render_junit(const std::vector<Report>& reports) {

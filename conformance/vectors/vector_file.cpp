@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 namespace mxc::vec {
 
 std::string Header::get(const std::string& key, const std::string& dflt) const {
@@ -16,7 +18,37 @@ const std::vector<std::string>& standard_keys() {
   return k;
 }
 
+namespace {
+
+// The generator refuses what the reader would refuse (one set of limits).
+void check_header_text(const std::string& k, const std::string& v) {
+  const std::string line = "# " + k + "=" + v;
+  if (line.size() > kMaxLineBytes) {
+    throw std::invalid_argument(fmt::format(
+        "header key {}: line longer than {} bytes", io::quote(k), kMaxLineBytes));
+  }
+  for (unsigned char c : line) {
+    if (c < 0x20 || c > 0x7E) {
+      throw std::invalid_argument(fmt::format(
+          "header {}={}: byte 0x{:02X} is not printable ASCII (a vector file "
+          "is plain text, one key per line)",
+          io::quote(k), io::quote(v), c));
+    }
+  }
+  if (k.empty() || k.find('=') != std::string::npos) {
+    throw std::invalid_argument(
+        fmt::format("header key {} is empty or contains '='", io::quote(k)));
+  }
+}
+
+}  // namespace
+
 std::string write_header(const Header& h) {
+  if (h.kv.size() > kMaxHeaderKeys) {
+    throw std::invalid_argument(
+        fmt::format("more than {} header keys", kMaxHeaderKeys));
+  }
+  for (const auto& [k, v] : h.kv) check_header_text(k, v);
   std::string out;
   for (const auto& k : standard_keys()) {
     if (h.has(k)) out += fmt::format("# {}={}\n", k, h.get(k));
@@ -30,27 +62,14 @@ std::string write_header(const Header& h) {
 }
 
 Reader::Reader(std::istream& in, std::string name)
-    : in_(in), name_(std::move(name)) {}
+    : lines_(in, name), name_(std::move(name)) {}
 
 void Reader::fail(const std::string& what) const {
-  throw InputError(name_, line_, what);
+  throw InputError(name_, lines_.line(), what);
 }
 
 bool Reader::read_line() {
-  line_buf_.clear();
-  int c;
-  bool any = false;
-  while ((c = in_.get()) != EOF) {
-    any = true;
-    if (c == '\n') break;
-    if (line_buf_.size() >= kMaxLineBytes) {
-      ++line_;
-      fail(fmt::format("line longer than {} bytes", kMaxLineBytes));
-    }
-    line_buf_.push_back(static_cast<char>(c));
-  }
-  if (!any) return false;
-  ++line_;
+  if (!lines_.next(line_buf_)) return false;
   if (!line_buf_.empty() && line_buf_.back() == '\r') line_buf_.pop_back();
   for (unsigned char ch : line_buf_) {
     if (ch == '\t') continue;
@@ -76,10 +95,20 @@ const Header& Reader::header() {
     if (s.empty()) continue;
     const auto eq = s.find('=');
     if (eq == std::string_view::npos || eq == 0) {
-      fail(fmt::format("header line is not key=value: '{}'", line_buf_));
+      fail(fmt::format("header line is not key=value: {}",
+                       io::quote(line_buf_)));
     }
     const std::string key(s.substr(0, eq));
-    if (header_.has(key)) fail(fmt::format("header key '{}' repeated", key));
+    if (header_.has(key)) {
+      fail(fmt::format("header key {} repeated", io::quote(key)));
+    }
+    if (key_ok_ && !key_ok_(key)) {
+      fail(fmt::format("header key {} is not understood by this mxc",
+                       io::quote(key)));
+    }
+    if (header_.kv.size() >= kMaxHeaderKeys) {
+      fail(fmt::format("more than {} header keys", kMaxHeaderKeys));
+    }
     header_.kv[key] = std::string(s.substr(eq + 1));
   }
   if (header_.has("mxconform-vectors")) {
@@ -87,7 +116,7 @@ const Header& Reader::header() {
     if (v != std::to_string(kFormatVersion)) {
       fail(fmt::format("format version {} is not understood (this mxc reads "
                        "version {})",
-                       v, kFormatVersion));
+                       io::quote(v), kFormatVersion));
     }
   }
   return header_;
@@ -121,8 +150,8 @@ bool Reader::next(std::vector<std::string_view>& fields) {
 uint64_t parse_field(const Reader& r, std::string_view f, int width,
                      const char* what) {
   if (static_cast<int>(f.size()) != width) {
-    r.fail(fmt::format("{} '{}' has {} hex digits, expected {}", what, f,
-                       f.size(), width));
+    r.fail(fmt::format("{} {} has {} hex digits, expected {}", what,
+                       io::quote(f), f.size(), width));
   }
   uint64_t v = 0;
   for (char c : f) {
@@ -134,7 +163,8 @@ uint64_t parse_field(const Reader& r, std::string_view f, int width,
     } else if (c >= 'a' && c <= 'f') {
       d = c - 'a' + 10;  // accepted on input; always written upper-case
     } else {
-      r.fail(fmt::format("{} '{}': '{}' is not a hex digit", what, f, c));
+      r.fail(fmt::format("{} {}: {} is not a hex digit", what, io::quote(f),
+                         io::quote(std::string_view(&c, 1))));
     }
     v = (v << 4) | static_cast<uint64_t>(d);
   }

@@ -13,25 +13,16 @@
 #include <string_view>
 #include <vector>
 
+#include "conformance/io.h"
+
 namespace mxc::vec {
 
 inline constexpr int kFormatVersion = 1;
-inline constexpr size_t kMaxLineBytes = 1 << 20;  // longer lines are refused
+inline constexpr size_t kMaxLineBytes = io::kMaxLineBytes;  // shared limit
+inline constexpr size_t kMaxHeaderKeys = 256;
 
-// A problem with an input file: where, and what.
-class InputError : public std::runtime_error {
- public:
-  InputError(const std::string& file, long line, const std::string& what)
-      : std::runtime_error(file + ":" + std::to_string(line) + ": " + what),
-        file_(file),
-        line_(line) {}
-  const std::string& file() const { return file_; }
-  long line() const { return line_; }
-
- private:
-  std::string file_;
-  long line_;
-};
+// A problem with an input file: where (file:line), and what.
+using io::InputError;
 
 // Header keys in the order they are written.
 struct Header {
@@ -50,23 +41,26 @@ class Reader {
   Reader(std::istream& in, std::string name);
   // Parses the header; throws InputError on a malformed or missing one.
   // A file with no '#' lines (a bare results file) gives an empty header.
+  // Keys are checked as they are read (key_ok, then at most kMaxHeaderKeys),
+  // so the error names the offending line and memory stays bounded.
   const Header& header();
+  void set_key_check(bool (*key_ok)(const std::string&)) { key_ok_ = key_ok; }
   // Next case as fields (without parsing hex); false at end of file.
   // Throws InputError for binary garbage, over-long lines, bad characters.
   bool next(std::vector<std::string_view>& fields);
-  long line() const { return line_; }
+  long line() const { return lines_.line(); }
   const std::string& name() const { return name_; }
   [[noreturn]] void fail(const std::string& what) const;
 
  private:
   bool read_line();
-  std::istream& in_;
+  io::LineReader lines_;
   std::string name_;
   Header header_;
   bool header_done_ = false;
   bool pending_ = false;  // line_buf_ holds the first case line
   std::string line_buf_;
-  long line_ = 0;
+  bool (*key_ok_)(const std::string&) = nullptr;
 };
 
 // Parse one fixed-width upper-case hex field; throws via reader.fail().

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <set>
+#include <stdexcept>
 
 #include "conformance/vectors/op.h"
 
@@ -32,7 +34,24 @@ std::vector<uint64_t> parse_fields(const Reader& r,
   return v;
 }
 
+using io::parse_unsigned;
+
 }  // namespace
+
+std::string allow_error(const std::string& a) {
+  if (a == "nan-payload" || a == "sign-of-zero" || a == "flags") return "";
+  if (a.rfind("ulp=", 0) == 0) {
+    const auto n = parse_unsigned(a.substr(4));
+    if (!n || *n < 1 || *n > kMaxAllowUlp) {
+      return fmt::format(
+          "--allow {}: N in ulp=N must be a decimal integer 1..{}",
+          io::quote(a), kMaxAllowUlp);
+    }
+    return "";
+  }
+  return fmt::format(
+      "--allow {}: use nan-payload, sign-of-zero, flags or ulp=N", io::quote(a));
+}
 
 bool known_header_key(const std::string& key) {
   static const std::set<std::string> k = {
@@ -46,16 +65,45 @@ bool known_header_key(const std::string& key) {
 
 Report verify(std::istream& vin, const std::string& vname, std::istream* rin,
               const std::string& rname, const VerifyOptions& o) {
+  for (const std::string& a : o.allow) {
+    const std::string e = allow_error(a);
+    if (!e.empty()) throw std::invalid_argument(e);
+  }
   Reader vr(vin, vname);
+  vr.set_key_check(&known_header_key);
   const Header& h = vr.header();
   if (h.kv.empty()) vr.fail("no header: not an mxconform vector file");
   if (!h.has("mxconform-vectors")) {
     vr.fail("header has no mxconform-vectors=<version> line");
   }
-  for (const auto& [k, v] : h.kv) {
-    if (!known_header_key(k)) {
-      vr.fail(fmt::format("header key '{}' is not understood by this mxc", k));
+  std::unique_ptr<Op> op;
+  try {
+    op = make_op(h);
+  } catch (const std::invalid_argument& e) {
+    vr.fail(e.what());
+  }
+  // Exit 0 must mean every case was compared: the header's case count (and,
+  // when the expected results are recomputed, the exact case sequence of
+  // the header's shard) is enforced.
+  const auto declared = parse_unsigned(h.get("cases"));
+  if (!declared) {
+    vr.fail(fmt::format("header cases={} is not a case count (every vector "
+                        "file states how many cases it holds)",
+                        io::quote(h.get("cases", "(absent)"))));
+  }
+  uint64_t shard_i = 0, shard_n = 1;
+  if (h.has("shard")) {
+    const std::string sh = h.get("shard");
+    const auto slash = sh.find('/');
+    const auto i = parse_unsigned(sh.substr(0, slash));
+    const auto n = slash == std::string::npos ? std::nullopt
+                                              : parse_unsigned(sh.substr(slash + 1));
+    if (!i || !n || *n == 0 || *i >= *n) {
+      vr.fail(fmt::format("header shard={} is not i/n with 0 <= i < n",
+                          io::quote(sh)));
     }
+    shard_i = *i;
+    shard_n = *n;
   }
   for (const std::string& req : o.require) {
     const auto eq = req.find('=');
@@ -64,12 +112,6 @@ Report verify(std::istream& vin, const std::string& vname, std::istream* rin,
       vr.fail(fmt::format("header {}={} contradicts the option --require {}",
                           k, h.get(k, "(absent)"), req));
     }
-  }
-  std::unique_ptr<Op> op;
-  try {
-    op = make_op(h);
-  } catch (const std::invalid_argument& e) {
-    vr.fail(e.what());
   }
   const auto in_spec = op->inputs();
   const auto out_spec = op->results();
@@ -113,6 +155,14 @@ Report verify(std::istream& vin, const std::string& vname, std::istream* rin,
   rep.run["version"] = h.get("generator", "unknown");
   rep.run["shard"] = h.get("shard", "0/1");
   std::vector<std::string_view> vt, rt;
+  const uint64_t total = op->count();
+  const uint64_t defined =
+      total > shard_i ? (total - shard_i - 1) / shard_n + 1 : 0;
+  if (o.check_sequence && *declared != defined) {
+    vr.fail(fmt::format("header cases={} but the header's op, level and "
+                        "shard={}/{} define {} cases",
+                        *declared, shard_i, shard_n, defined));
+  }
   while (vr.next(vt)) {
     if (vt.size() != all.size()) {
       vr.fail(fmt::format("{} fields, expected {} ({} inputs + {} results)",
@@ -120,6 +170,20 @@ Report verify(std::istream& vin, const std::string& vname, std::istream* rin,
                           out_spec.size()));
     }
     const auto in = parse_fields(vr, vt, 0, in_spec);
+    if (rep.cases >= *declared) {
+      vr.fail(fmt::format("more cases than the header's cases={}", *declared));
+    }
+    if (!rr && o.check_sequence) {
+      // Case n of shard i/N is case i + n*N of the header's enumeration: a
+      // dropped, duplicated, reordered or altered case is refused.
+      const uint64_t idx = shard_i + rep.cases * shard_n;
+      if (idx >= total || in != op->make_case(idx)) {
+        vr.fail(fmt::format(
+            "case {} of the stream is not case {} that the header defines "
+            "(dropped, duplicated, reordered or altered inputs)",
+            rep.cases + 1, idx));
+      }
+    }
     std::vector<uint64_t> want, got;
     if (rr) {
       want = parse_fields(vr, vt, in_spec.size(), out_spec);
@@ -165,6 +229,11 @@ Report verify(std::istream& vin, const std::string& vname, std::istream* rin,
                        join_fields(want, out_spec, 0, want.size()),
                        op->decode_results(got), op->decode_results(want))});
     }
+  }
+  if (rep.cases != *declared) {
+    vr.fail(fmt::format("the header says cases={} but the stream ends after "
+                        "{} (truncated input, or a subject that stopped)",
+                        *declared, rep.cases));
   }
   if (rr && rr->next(rt)) {
     rr->fail("more results than vectors");

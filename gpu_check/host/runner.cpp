@@ -15,6 +15,7 @@
 #include <sstream>
 #include <thread>
 
+#include "conformance/io.h"
 #include "conformance/vectors/report.h"
 #include "gpu_check/host/replay.h"
 
@@ -378,13 +379,16 @@ DeviceOutcome run_one(Backend& b, const RunOptions& o, const Shard& sh, bool nam
   out << total;
   if (!o.report_dir.empty()) {
     const std::string dir = o.report_dir + "/";
-    std::ofstream(dir + "report.json") << vec::render_json(reports);
-    std::ofstream(dir + "report.junit.xml") << vec::render_junit(reports);
-    std::ofstream(dir + "skipped.json") << skipped.dump(2) << "\n";
+    // Checked and atomic (io::OutputError names the path; main_cli: exit 2).
+    const auto replace = nlohmann::json::error_handler_t::replace;
+    io::write_file_atomic(dir + "report.json", vec::render_json(reports));
+    io::write_file_atomic(dir + "report.junit.xml", vec::render_junit(reports));
+    io::write_file_atomic(dir + "skipped.json",
+                          skipped.dump(2, ' ', false, replace) + "\n");
     {
-      std::ofstream s(dir + "summary.txt");
-      s << summary << total << "\n";
-      for (const auto& r : reports) s << vec::render_terminal(r);
+      std::string s = summary + total + "\n";
+      for (const auto& r : reports) s += vec::render_terminal(r);
+      io::write_file_atomic(dir + "summary.txt", s);
     }
     nlohmann::ordered_json dj;
     dj["name"] = d.name;
@@ -400,14 +404,15 @@ DeviceOutcome run_one(Backend& b, const RunOptions& o, const Shard& sh, bool nam
     dj["suite"] = o.suite;
     dj["sweep"] = o.sweep;
     dj["shard"] = fmt::format("{}/{}", sh.index, sh.count);
-    std::ofstream(dir + "device.json") << dj.dump(2) << "\n";
+    io::write_file_atomic(dir + "device.json", dj.dump(2, ' ', false, replace) + "\n");
     nlohmann::ordered_json mj = nlohmann::ordered_json::array();
     for (const SupportEntry& e : matrix) {
       mj.push_back({{"format", e.format}, {"layout", e.layout}, {"out", e.out},
                     {"supported", e.supported}, {"detail", e.detail}});
     }
-    std::ofstream(dir + "support-matrix.json") << mj.dump(2) << "\n";
-    std::ofstream(dir + "support-matrix.txt") << render_support_matrix(matrix);
+    io::write_file_atomic(dir + "support-matrix.json",
+                          mj.dump(2, ' ', false, replace) + "\n");
+    io::write_file_atomic(dir + "support-matrix.txt", render_support_matrix(matrix));
     out << "mxc-gpu: reports in " << o.report_dir << "\n";
   }
   return oc;
@@ -634,6 +639,9 @@ int main_cli(int argc, char** argv, Backend& b) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
+  } catch (const io::OutputError& e) {  // a report could not be written
+    std::fprintf(stderr, "mxc-gpu: error: %s\n", e.what());
+    return 2;
   }
   return code;
 }
