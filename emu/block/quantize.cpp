@@ -357,6 +357,24 @@ std::vector<uint32_t> nvfp4_dequantize_block(const Nvfp4Block& b,
   return out;
 }
 
+std::vector<uint32_t> nvfp4_dequantize_block(const Nvfp4Profile& p,
+                                             const Nvfp4Block& b,
+                                             uint32_t tensor_value) {
+  if (p.rule != Nvfp4Rule::kTorchao && p.rule != Nvfp4Rule::kTorchaoSingle) {
+    return nvfp4_dequantize_block(b, tensor_value);
+  }
+  const uint32_t s_val =
+      static_cast<uint32_t>(convert(Fmt::kUE4M3, Fmt::kF32, b.scale));
+  std::vector<uint32_t> out;
+  for (uint8_t c : b.codes) {
+    const uint32_t q = static_cast<uint32_t>(convert(Fmt::kE2M1, Fmt::kF32, c));
+    const uint32_t qs = f32_mul(q, s_val);  // exact
+    out.push_back(p.rule == Nvfp4Rule::kTorchao ? f32_mul(qs, tensor_value)
+                                                : qs);
+  }
+  return out;
+}
+
 namespace {
 
 void check_shape(int rows, int cols, size_t n, int along, int block) {

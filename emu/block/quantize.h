@@ -54,6 +54,13 @@ Nvfp4Block nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
 // q * s exactly, divided by S_enc, rounded once to f32 (RNE).
 std::vector<uint32_t> nvfp4_dequantize_block(const Nvfp4Block& b,
                                              uint32_t s_enc);
+// The decode of profile p, given the tensor-level value
+// nvfp4_tensor_scale(p, amax) returned: TE/CUTLASS q * s / S_enc (above);
+// torchao two-level q * s * t (t its decode scale, as torchao's dequantize
+// multiplies); single-level q * s. q * s is exact; one rounding to f32.
+std::vector<uint32_t> nvfp4_dequantize_block(const Nvfp4Profile& p,
+                                             const Nvfp4Block& b,
+                                             uint32_t tensor_value);
 
 // Matrices (row-major rows x cols). Rowwise: blocks run along a row (for A
 // quantized along K with K = cols); columnwise: blocks run down a column.

@@ -8,7 +8,7 @@ format), numpy arrays out. Names follow the CLI: formats, profiles and
 models are looked up by the names ``mxc formats``, ``mxc profiles`` and
 ``mxc models`` print.
 
-Functions: formats, profiles, models, convert, decode, quantize,
+Functions: formats, profiles, profile_aliases, models, convert, decode, quantize,
 dequantize, swizzle_scales, unswizzle_scales, pack_fp4, unpack_fp4,
 pack_fp6, unpack_fp6, mma, gemm, compare, set_num_threads,
 get_num_threads. Submodules: mxconform.testing
@@ -31,6 +31,7 @@ from ._api import (
     models,
     pack_fp4,
     pack_fp6,
+    profile_aliases,
     profiles,
     quantize,
     set_num_threads,
@@ -46,7 +47,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Mismatch", "Quantized", "Report", "compare", "convert", "decode",
     "dequantize", "formats", "gemm", "get_num_threads", "mma", "models",
-    "pack_fp4", "pack_fp6", "profiles", "quantize", "set_num_threads",
+    "pack_fp4", "pack_fp6", "profile_aliases", "profiles", "quantize", "set_num_threads",
     "swizzle_scales", "unpack_fp4", "unpack_fp6", "unswizzle_scales",
 ]
 del _ext

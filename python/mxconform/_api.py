@@ -30,11 +30,21 @@ def formats() -> list:
 def profiles() -> list:
     """Every quantization profile (MX and NVFP4), as dicts.
 
-    Keys: name, kind ('mx' or 'nvfp4'), summary, source (the library file
-    and commit the rules were read from), default_elem, block, scale_fmt.
-    New profiles added to the C++ table appear here automatically.
+    Keys: name (versioned, LIBRARY-MODE@VERSION), kind ('mx' or 'nvfp4'),
+    summary, source (the library file and commit the rules were read from),
+    versions (the releases it reproduces), evidence ('run: <peer test>' or
+    'read only: ...'), default_elem, block, scale_fmt; NVFP4 also
+    tensor_value. Every function taking a profile also takes the aliases
+    profile_aliases() lists. New profiles added to the C++ table appear here
+    automatically.
     """
     return _ext.profiles()
+
+
+def profile_aliases() -> list:
+    """Bare and older profile names, as dicts: alias, target (the versioned
+    profile it stands for; a bare name is the newest release) and why."""
+    return _ext.profile_aliases()
 
 
 def models() -> list:
@@ -160,7 +170,8 @@ class Quantized(tuple):
     Unpacks as a 2-tuple; attributes: scales, codes (one byte per element,
     same shape as the input), profile, kind ('mx'/'nvfp4'), elem,
     scale_fmt, axis, block, tile, tensor_amax (NVFP4: float32 used for the
-    tensor scale), tensor_scale (NVFP4: S_enc as float32).
+    tensor scale), tensor_scale (NVFP4: the profile's tensor value as
+    float32: S_enc for TE/CUTLASS, the decode scale for torchao).
     """
 
     def __new__(cls, scales, codes, **meta):
@@ -184,9 +195,13 @@ class Quantized(tuple):
 
 
 def _profile(name):
+    """The profile dict of a versioned name or of an alias (a bare name is
+    the newest release, e.g. 'torchao-floor' -> 'torchao-floor@0.18')."""
     _check_str(name, "profile")
+    target = {a["alias"]: a["target"] for a in _ext.profile_aliases()}.get(
+        name, name)
     for p in _ext.profiles():
-        if p["name"] == name:
+        if p["name"] == target:
             return p
     raise ValueError(f"profile: unknown profile {name!r} (known: "
                      f"{_names(_ext.profiles())})")
@@ -367,13 +382,17 @@ def dequantize(q, codes=None, *, profile: Optional[str] = None,
     tensor_scale=...) with the same meanings as quantize (for MX scales,
     elem= alone suffices; block defaults to 32) (scales in the
     row-wise or column-wise layout quantize returns; tensor_scale: the
-    NVFP4 S_enc). MX: element * 2^(scale - 127), rounded once to f32 (a
-    NaN scale gives NaN). NVFP4: element * scale / S_enc, rounded once.
+    NVFP4 profile's tensor value: S_enc for TE/CUTLASS, the decode scale
+    amax/2688 for torchao two-level, unused for single-level). MX: element *
+    2^(scale - 127), rounded once to f32 (a NaN scale gives NaN). NVFP4:
+    element * scale / S_enc (TE/CUTLASS), element * scale * t (torchao),
+    rounded once.
     """
     if isinstance(q, Quantized) and codes is None:
         scales, codes = q
         kind, e, ax, blk, s_enc = (q.kind, q.elem, q.axis, q.block,
                                    q.tensor_scale)
+        nv_profile = q.profile if q.kind == "nvfp4" else None
     else:
         if codes is None:
             raise TypeError("codes: required unless q is a Quantized")
@@ -389,6 +408,7 @@ def dequantize(q, codes=None, *, profile: Optional[str] = None,
         blk = _check_int(block, "block") or p["block"]
         s_enc = tensor_scale
         ax = None
+        nv_profile = p["name"] if kind == "nvfp4" else None
     s, _ = as_array(scales, "scales")
     c, _ = as_array(codes, "codes")
     if s.dtype.itemsize != 1 or s.dtype.kind not in "ui":
@@ -405,7 +425,8 @@ def dequantize(q, codes=None, *, profile: Optional[str] = None,
             raise TypeError("tensor_scale: NVFP4 needs the tensor scale "
                             "S_enc (Quantized.tensor_scale)")
         s_enc_bits = int(np.float32(s_enc).view(np.uint32))
-        out = _ext.dequantize(s, c, rows, cols, "e2m1", 16, ax, s_enc_bits)
+        out = _ext.dequantize(s, c, rows, cols, "e2m1", 16, ax, s_enc_bits,
+                              nv_profile)
     else:
         out = _ext.dequantize(s, c, rows, cols, e, blk, ax, None)
     return out.reshape(c.shape)

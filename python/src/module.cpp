@@ -214,6 +214,8 @@ std::vector<std::map<std::string, nb::object>> profiles() {
         nb::str(std::string(mxc::desc(p.default_elem).name).c_str());
     r["block"] = nb::int_(p.block);
     r["scale_fmt"] = nb::str("e8m0");
+    r["versions"] = nb::str(std::string(p.versions).c_str());
+    r["evidence"] = nb::str(std::string(p.evidence).c_str());
     out.push_back(std::move(r));
   }
   for (const auto& p : mxc::nvfp4_profiles()) {
@@ -225,6 +227,25 @@ std::vector<std::map<std::string, nb::object>> profiles() {
     r["default_elem"] = nb::str("e2m1");
     r["block"] = nb::int_(16);
     r["scale_fmt"] = nb::str("ue4m3");
+    r["versions"] = nb::str(std::string(p.versions).c_str());
+    r["evidence"] = nb::str(std::string(p.evidence).c_str());
+    r["tensor_value"] = nb::str(
+        p.rule == mxc::Nvfp4Rule::kTorchao         ? "decode scale amax/2688"
+        : p.rule == mxc::Nvfp4Rule::kTorchaoSingle ? "none"
+                                                   : "encode scale S_enc");
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+// Bare and older profile names and the versioned profile each stands for.
+std::vector<std::map<std::string, nb::object>> profile_aliases() {
+  std::vector<std::map<std::string, nb::object>> out;
+  for (const auto& a : mxc::profile_aliases()) {
+    std::map<std::string, nb::object> r;
+    r["alias"] = nb::str(std::string(a.alias).c_str());
+    r["target"] = nb::str(std::string(a.target).c_str());
+    r["why"] = nb::str(std::string(a.why).c_str());
     out.push_back(std::move(r));
   }
   return out;
@@ -428,6 +449,12 @@ std::tuple<OutArray<uint8_t>, OutArray<uint8_t>, uint32_t> quantize_nvfp4(
   }
   const uint32_t* d = f32_data(x, "x");
   std::vector<uint32_t> rb;
+  if (rbits && (p->rule == mxc::Nvfp4Rule::kTorchao ||
+                p->rule == mxc::Nvfp4Rule::kTorchaoSingle)) {
+    bad("rbits: profile '" + profile +
+        "' has no stochastic rounding (torchao nvfp4_quantize rounds to "
+        "nearest even)");
+  }
   if (rbits) {
     if (rbits->size() != x.size()) bad("rbits: needs one value per element");
     for (uint64_t v : raw_words(*rbits, 4, "rbits"))
@@ -450,7 +477,7 @@ std::tuple<OutArray<uint8_t>, OutArray<uint8_t>, uint32_t> quantize_nvfp4(
         amax = std::max(amax, a);
       }
     }
-    s_enc = mxc::nvfp4_tensor_scale(amax);
+    s_enc = mxc::nvfp4_tensor_scale(*p, amax);
     if (tile > 0) {
       const auto m = mxc::nvfp4_quantize_2d(*p, s_enc, rows, cols,
                                             std::span<const uint32_t>(d, n));
@@ -518,7 +545,13 @@ std::tuple<OutArray<uint8_t>, OutArray<uint8_t>, uint32_t> quantize_nvfp4(
 OutArray<float> dequantize(const InArray& scales, const InArray& codes,
                            int rows, int cols, const std::string& elem,
                            int block, int axis,
-                           std::optional<uint32_t> nvfp4_s_enc) {
+                           std::optional<uint32_t> nvfp4_s_enc,
+                           std::optional<std::string> nvfp4_profile) {
+  const mxc::Nvfp4Profile* nvp = nullptr;
+  if (nvfp4_profile) {
+    nvp = mxc::find_nvfp4_profile(*nvfp4_profile);
+    if (!nvp) bad("profile: unknown NVFP4 profile '" + *nvfp4_profile + "'");
+  }
   const mxc::Fmt e = fmt_arg(elem, "elem");
   if (codes.size() != size_t(rows) * size_t(cols)) {
     bad("codes: shape does not hold rows x cols elements");
@@ -554,7 +587,8 @@ OutArray<float> dequantize(const InArray& scales, const InArray& codes,
           q.scale = static_cast<uint8_t>(sc[s]);
           for (size_t j = 0; j < B; ++j)
             q.codes.push_back(static_cast<uint8_t>(cd[idx(b, j, line)]));
-          v = mxc::nvfp4_dequantize_block(q, *nvfp4_s_enc);
+          v = nvp ? mxc::nvfp4_dequantize_block(*nvp, q, *nvfp4_s_enc)
+                  : mxc::nvfp4_dequantize_block(q, *nvfp4_s_enc);
         } else {
           mxc::MxBlock q;
           q.scale = static_cast<uint8_t>(sc[s]);
@@ -801,6 +835,8 @@ NB_MODULE(_mxconform, m) {
   m.def("get_num_threads", &thread_count, "Threads convert/quantize use.");
   m.def("formats", &formats, "Every format the emulator knows, as dicts.");
   m.def("profiles", &profiles, "Every MX and NVFP4 quantization profile.");
+  m.def("profile_aliases", &profile_aliases,
+        "Bare and older profile names and the versioned profile each is.");
   m.def("models", &models, "Every MMA instruction model.");
   m.def("convert", &convert, "x"_a, "from_fmt"_a, "to"_a, "round"_a,
         "saturate"_a, "relu"_a, "rbits"_a.none(),
@@ -813,6 +849,7 @@ NB_MODULE(_mxconform, m) {
         "rbits"_a.none(), "Raw NVFP4 quantization (see mxconform.quantize).");
   m.def("dequantize", &dequantize, "scales"_a, "codes"_a, "rows"_a, "cols"_a,
         "elem"_a, "block"_a, "axis"_a, "nvfp4_s_enc"_a.none(),
+        "nvfp4_profile"_a.none() = nb::none(),
         "Raw block dequantization (see mxconform.dequantize).");
   m.def("swizzle_scales", &swizzle, "scales"_a, "rows"_a, "kblocks"_a,
         "pad"_a, "Row-major scales to the 128x4 tiled layout.");

@@ -199,3 +199,16 @@ def test_threads_do_not_change_results():
                 np.testing.assert_array_equal(a, b)
     finally:
         mx.set_num_threads(0)
+
+
+def test_bare_profile_names_are_the_newest_release():
+    # profile_aliases() comes from the C++ table (emu/block/profile.cpp).
+    x = (RNG.standard_normal((4, 64)) * 3).astype(np.float32)
+    aliases = {a["alias"]: a["target"] for a in mx.profile_aliases()}
+    assert aliases["torchao-floor"] == "torchao-floor@0.18"
+    for alias, target in aliases.items():
+        if target not in [p["name"] for p in mx.profiles()]:
+            continue
+        a, b = mx.quantize(x, alias), mx.quantize(x, target)
+        np.testing.assert_array_equal(a.scales, b.scales)
+        np.testing.assert_array_equal(a.codes, b.codes)
