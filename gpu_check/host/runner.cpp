@@ -195,7 +195,13 @@ DeviceOutcome run_one(Backend& b, const RunOptions& o, const Shard& sh, bool nam
   ro.shard_index = sh.index;
   ro.shard_count = sh.count;
   std::string current;
-  ro.progress = [&](uint64_t i) { wd.kick(current, i); };
+  // The case index the current family has reached (for error messages);
+  // one variable for the whole run, so the progress hook never outlives it.
+  uint64_t at = 0;
+  ro.progress = [&](uint64_t i) {
+    at = i;
+    wd.kick(current, i);
+  };
 
   std::vector<vec::Report> reports;
   nlohmann::ordered_json skipped = nlohmann::ordered_json::array();
@@ -254,11 +260,7 @@ DeviceOutcome run_one(Backend& b, const RunOptions& o, const Shard& sh, bool nam
       continue;
     }
     current = f.name;
-    uint64_t at = 0;
-    ro.progress = [&](uint64_t i) {
-      at = i;
-      wd.kick(current, i);
-    };
+    at = 0;
     try {
       if (f.kind == FamilyKind::kGemm && sh.index != 0) {
         // A handful of random problems: shard 0 runs them all, as a case
