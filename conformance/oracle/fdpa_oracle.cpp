@@ -253,21 +253,23 @@ uint64_t zero_bits(bool f16, bool neg) {
 // ---------------------------------------------------------------------------
 // Step 5: round (-1)^neg * mag * 2^lsb (mag > 0) once with rho.
 
+// mag / 2^sh rounded to nearest, ties to even (sh <= 0: exact left shift).
+cpp_int shift_rne(const cpp_int& mag, int sh) {
+  if (sh <= 0) return mag << -sh;
+  cpp_int r = mag >> sh;
+  const cpp_int rem = mag - (r << sh);
+  const cpp_int half = cpp_int(1) << (sh - 1);
+  if (rem > half || (rem == half && (r & 1) != 0)) ++r;
+  return r;
+}
+
 uint64_t round_out(bool neg, const cpp_int& mag, int lsb, Rho rho) {
   const int top = static_cast<int>(boost::multiprecision::msb(mag));
   const int E = lsb + top;  // exponent of the leading 1
   if (rho == Rho::RneF16) {
     const int Eeff = std::max(E, -14);
     const int sh = (Eeff - 10) - lsb;  // quantum 2^(Eeff-10)
-    cpp_int r;
-    if (sh <= 0) {
-      r = mag << -sh;
-    } else {
-      r = mag >> sh;
-      const cpp_int rem = mag - (r << sh);
-      const cpp_int half = cpp_int(1) << (sh - 1);
-      if (rem > half || (rem == half && (r & 1) != 0)) ++r;
-    }
+    cpp_int r = shift_rne(mag, sh);
     auto ri = r.convert_to<uint64_t>();
     int e = Eeff;
     if (ri == 2048) {  // carry into the next binade
@@ -449,15 +451,7 @@ uint64_t round_rne_f32(bool neg, const cpp_int& mag, int lsb) {
   const int E = lsb + static_cast<int>(boost::multiprecision::msb(mag));
   const int Eeff = std::max(E, -126);
   const int sh = (Eeff - 23) - lsb;
-  cpp_int r;
-  if (sh <= 0) {
-    r = mag << -sh;
-  } else {
-    r = mag >> sh;
-    const cpp_int rem = mag - (r << sh);
-    const cpp_int half = cpp_int(1) << (sh - 1);
-    if (rem > half || (rem == half && (r & 1) != 0)) ++r;
-  }
+  cpp_int r = shift_rne(mag, sh);
   auto ri = r.convert_to<uint64_t>();
   int e = Eeff;
   if (ri == (uint64_t{1} << 24)) {
