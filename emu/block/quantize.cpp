@@ -345,34 +345,40 @@ Nvfp4Matrix nvfp4_quantize_2d(const Nvfp4Profile& p, uint32_t s_enc, int rows,
   return m;
 }
 
-std::vector<uint32_t> nvfp4_dequantize_block(const Nvfp4Block& b,
-                                             uint32_t s_enc) {
+namespace {
+
+// Each element's exact q * s (E2M1 times UE4M3), finished by one rounding.
+template <class Finish>
+std::vector<uint32_t> nvfp4_decode(const Nvfp4Block& b, Finish finish) {
   const uint32_t s_val =
       static_cast<uint32_t>(convert(Fmt::kUE4M3, Fmt::kF32, b.scale));
   std::vector<uint32_t> out;
   for (uint8_t c : b.codes) {
     const uint32_t q = static_cast<uint32_t>(convert(Fmt::kE2M1, Fmt::kF32, c));
-    out.push_back(f32_div(f32_mul(q, s_val), s_enc));  // q * s is exact
+    out.push_back(finish(f32_mul(q, s_val)));  // q * s is exact
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<uint32_t> nvfp4_dequantize_block(const Nvfp4Block& b,
+                                             uint32_t s_enc) {
+  return nvfp4_decode(b, [&](uint32_t qs) { return f32_div(qs, s_enc); });
 }
 
 std::vector<uint32_t> nvfp4_dequantize_block(const Nvfp4Profile& p,
                                              const Nvfp4Block& b,
                                              uint32_t tensor_value) {
-  if (p.rule != Nvfp4Rule::kTorchao && p.rule != Nvfp4Rule::kTorchaoSingle) {
-    return nvfp4_dequantize_block(b, tensor_value);
+  switch (p.rule) {
+    case Nvfp4Rule::kTorchao:
+      return nvfp4_decode(
+          b, [&](uint32_t qs) { return f32_mul(qs, tensor_value); });
+    case Nvfp4Rule::kTorchaoSingle:
+      return nvfp4_decode(b, [](uint32_t qs) { return qs; });
+    default:
+      return nvfp4_dequantize_block(b, tensor_value);
   }
-  const uint32_t s_val =
-      static_cast<uint32_t>(convert(Fmt::kUE4M3, Fmt::kF32, b.scale));
-  std::vector<uint32_t> out;
-  for (uint8_t c : b.codes) {
-    const uint32_t q = static_cast<uint32_t>(convert(Fmt::kE2M1, Fmt::kF32, c));
-    const uint32_t qs = f32_mul(q, s_val);  // exact
-    out.push_back(p.rule == Nvfp4Rule::kTorchao ? f32_mul(qs, tensor_value)
-                                                : qs);
-  }
-  return out;
 }
 
 namespace {
