@@ -120,11 +120,10 @@ int run_quantize(const QuantizeOptions& o) {
                  "--rbits-file) is offered for NVFP4 profiles\n");
     return 2;
   }
-  if (sr && (nv->rule == Nvfp4Rule::kTorchao ||
-             nv->rule == Nvfp4Rule::kTorchaoSingle)) {
+  if (sr && nv->rule != Nvfp4Rule::kTe && nv->rule != Nvfp4Rule::kCutlass) {
     std::fprintf(stderr,
                  "mxc quantize: error: profile '%s' has no stochastic "
-                 "rounding (torchao's nvfp4_quantize rounds to nearest)\n",
+                 "rounding (its library rounds to nearest)\n",
                  o.profile.c_str());
     return 2;
   }

@@ -24,6 +24,16 @@ constexpr char kTorchaoMainRead[] =
     "read only: torchao's 18 named MXFP8 cases in tests/test_block_pinned.cpp "
     "(_mxfp8_test_utils.py@5d73a0c1)";
 
+// NVIDIA ModelOpt: nvidia-modelopt==0.47.0 as installed from PyPI (the
+// files read are the wheel's modelopt/torch/quantization/...).
+constexpr char kModelopt047Mx[] =
+    "NVIDIA/Model-Optimizer modelopt/torch/quantization/qtensor/"
+    "mxfp8_tensor.py@0.47.0 (_compute_e8m0_exponent, quantize_with_scale), "
+    "utils/core_utils.py@0.47.0 (reduce_block_amax)";
+constexpr char kModelopt047Run[] =
+    "run: tests/peers/test_modelopt.py (nvidia-modelopt==0.47.0, "
+    "tests/peers/requirements.txt)";
+
 constexpr std::array kMx = {
     MxProfile{
         .name = "ocp-v1",
@@ -274,6 +284,28 @@ constexpr std::array kMx = {
         .amax_ignores_nan = false, .apply = ApplyRule::kExactDivide,
         .elem_round = Round::kRNE, .elem_overflow = Overflow::kSatFinite,
         .neg_zero_to_pos = false},
+    // --- NVIDIA ModelOpt 0.47.0 (nvidia-modelopt on PyPI), issue 14 ---
+    // MXFP8QTensor.quantize: amax per block of 32 (torch amax/amin: NaN
+    // propagates), descale = fl(amax / 448), X = ceil(log2(descale)) in f32
+    // where descale > 0 else -127 (so NaN -> byte 0), clamp [-127, 127];
+    // x * exp2(127 - byte) in f32, clamp(+-448), RNE cast.
+    MxProfile{
+        .name = "modelopt-mxfp8@0.47",
+        .summary =
+            "NVIDIA ModelOpt MXFP8QTensor: clamp(ceil(log2f(fl(amax / "
+            "448))), -127, 127) (descale 0 or NaN -> -127: NaN amax -> byte "
+            "0, Inf -> 0xFE); x * 2^(127-byte) in f32 (byte 0 -> 2^127); "
+            "clamp(+-448); RNE",
+        .source = kModelopt047Mx,
+        .versions = "nvidia-modelopt 0.47.0",
+        .evidence = kModelopt047Run,
+        .default_elem = Fmt::kE4M3, .block = 32,
+        .scale = ScaleRule::kRceilLog2, .clamp_lo = -127, .clamp_hi = 127,
+        .above_hi_is_nan = false, .nan_byte = 0x00, .inf_byte = 0xFE,
+        .inf_by_exponent = false, .amax_ignores_nan = false,
+        .apply = ApplyRule::kF32MulPow2, .elem_round = Round::kRNE,
+        .elem_overflow = Overflow::kSatFinite, .neg_zero_to_pos = false},
+    // --- end ModelOpt ---
 };
 
 constexpr std::array kNv = {
@@ -333,6 +365,23 @@ constexpr std::array kNv = {
         .versions = "torchao 0.18.0",
         .evidence = "run: tests/peers/test_torchao_nvfp4.py",
         .rule = Nvfp4Rule::kTorchaoSingle},
+    // --- NVIDIA ModelOpt 0.47.0, issue 14 ---
+    Nvfp4Profile{
+        .name = "modelopt-nvfp4@0.47",
+        .summary =
+            "NVIDIA ModelOpt NVFP4QTensor: t = fl(amax_t / 2688); s = "
+            "fl(amax_b / fl(6 * t)), 0 -> 1.0, e4m3(clamp(s, 2^-9, 448)) "
+            "(subnormal scales kept); q = e2m1(fl(x / fl(s * t))), RNE, "
+            "saturating, -0 -> +0, NaN -> code 7",
+        .source =
+            "NVIDIA/Model-Optimizer modelopt/torch/quantization/qtensor/"
+            "nvfp4_tensor.py@0.47.0 (get_weights_scaling_factor(_2), "
+            "quantize, _cast_fp4), utils/core_utils.py@0.47.0 "
+            "(reduce_block_amax)",
+        .versions = "nvidia-modelopt 0.47.0",
+        .evidence = kModelopt047Run,
+        .rule = Nvfp4Rule::kModelopt},
+    // --- end ModelOpt ---
 };
 
 // Bare names: the newest released behaviour. Every pre-versioning name
@@ -346,6 +395,10 @@ constexpr std::array kAliases = {
     ProfileAlias{"torchao-nvfp4", "torchao-nvfp4@0.18", "newest release"},
     ProfileAlias{"torchao-nvfp4-single", "torchao-nvfp4-single@0.18",
                  "newest release"},
+    // --- NVIDIA ModelOpt, issue 14 ---
+    ProfileAlias{"modelopt-mxfp8", "modelopt-mxfp8@0.47", "newest release"},
+    ProfileAlias{"modelopt-nvfp4", "modelopt-nvfp4@0.47", "newest release"},
+    // --- end ModelOpt ---
 };
 
 }  // namespace

@@ -77,6 +77,12 @@ enum class Nvfp4Rule : uint8_t {
   // e4m3(clamp(fl(amax_b / 6), 2^-6, 448)); q = e2m1(clamp(fl(x * fl(1/s)),
   // +-6)).
   kTorchaoSingle,
+  // NVIDIA ModelOpt NVFP4QTensor (nvfp4_tensor.py@0.47.0): the tensor value
+  // is the decode scale t = fl(amax_t / 2688) (weights_scaling_factor_2);
+  // s = fl(amax_b / fl(6 * t)), 0 -> 1.0, e4m3(clamp(s, 2^-9, 448)) (E4M3
+  // subnormal scales kept); q = e2m1_rne_sat(fl(x / fl(s * t))) with the
+  // sign taken as x < 0 (a -0 quotient gives code 0) and NaN -> code 7.
+  kModelopt,
 };
 
 struct Nvfp4Profile {

@@ -197,6 +197,7 @@ uint32_t nvfp4_tensor_scale(const Nvfp4Profile& p, uint32_t amax_tensor) {
     case Nvfp4Rule::kCutlass:
       break;
     case Nvfp4Rule::kTorchao:
+    case Nvfp4Rule::kModelopt:
       return f32_div(mag(amax_tensor), 0x45280000u);  // amax / (448 * 6)
     case Nvfp4Rule::kTorchaoSingle:
       return kF32One;
@@ -237,6 +238,41 @@ Nvfp4Block nvfp4_torchao(const Nvfp4Profile& p, uint32_t t, uint32_t amax,
   return b;
 }
 
+// ModelOpt NVFP4QTensor@0.47.0 (get_weights_scaling_factor, quantize,
+// _cast_fp4): block scale and elements under the tensor decode scale t.
+Nvfp4Block nvfp4_modelopt(uint32_t t, uint32_t amax,
+                          std::span<const uint32_t> x) {
+  constexpr uint32_t kSix = 0x40C00000u, k448 = 0x43E00000u;
+  constexpr uint32_t kE4m3MinSub = 0x3B000000u;  // 2^-9
+  // per_block_amax / (E2M1_MAX * weights_scaling_factor_2); zeros -> 1.0.
+  uint32_t s = f32_div(amax, f32_mul(kSix, t));
+  if (mag(s) == 0) s = kF32One;
+  s = clamp_pos(s, kE4m3MinSub, k448);
+  RoundSpec sat;
+  sat.overflow = Overflow::kSatFinite;
+  Nvfp4Block b;
+  b.scale = static_cast<uint8_t>(convert(Fmt::kF32, Fmt::kE4M3, s, sat));
+  const uint32_t s_val =
+      static_cast<uint32_t>(convert(Fmt::kE4M3, Fmt::kF32, b.scale));
+  const uint32_t div = f32_mul(s_val, t);
+  for (uint32_t v : x) {
+    const uint32_t y = f32_div(v, div);
+    // _cast_fp4: sign bit = (y < 0), so -0 is code 0; searchsorted puts NaN
+    // past the last bound (code 7, sign 0); otherwise RNE on |y|,
+    // saturating at 6 (the odd-bound tie fix-up).
+    uint8_t code;
+    if (is_nan(y)) {
+      code = 0x7;
+    } else if (mag(y) == 0) {
+      code = 0x0;
+    } else {
+      code = static_cast<uint8_t>(convert(Fmt::kF32, Fmt::kE2M1, y, sat));
+    }
+    b.codes.push_back(code);
+  }
+  return b;
+}
+
 // The block amax: NaN if any element is NaN, or with NaN elements skipped
 // for profiles whose kernel takes it with fmaxf / PTX max (TE).
 uint32_t nan_max_amax(std::span<const uint32_t> x, bool ignore_nan = false) {
@@ -258,6 +294,12 @@ Nvfp4Block nvfp4_with_amax(const Nvfp4Profile& p, uint32_t s_enc,
       throw std::invalid_argument(
           "torchao NVFP4 profiles have no stochastic rounding");
     return nvfp4_torchao(p, s_enc, amax, x);
+  }
+  if (p.rule == Nvfp4Rule::kModelopt) {
+    if (!rbits.empty())
+      throw std::invalid_argument(
+          "ModelOpt NVFP4 profiles have no stochastic rounding");
+    return nvfp4_modelopt(s_enc, amax, x);
   }
   constexpr uint32_t kSix = 0x40C00000u;
   const uint32_t inv6 = f32_div(kF32One, kSix);  // fl(1/6) = 0x3E2AAAAB
@@ -376,6 +418,17 @@ std::vector<uint32_t> nvfp4_dequantize_block(const Nvfp4Profile& p,
           b, [&](uint32_t qs) { return f32_mul(qs, tensor_value); });
     case Nvfp4Rule::kTorchaoSingle:
       return nvfp4_decode(b, [](uint32_t qs) { return qs; });
+    case Nvfp4Rule::kModelopt: {
+      // NVFP4QTensor.dequantize@0.47.0: q * fl(s * t) (read only).
+      const uint32_t st = f32_mul(
+          static_cast<uint32_t>(convert(Fmt::kE4M3, Fmt::kF32, b.scale)),
+          tensor_value);
+      std::vector<uint32_t> out;
+      for (uint8_t c : b.codes)
+        out.push_back(f32_mul(
+            static_cast<uint32_t>(convert(Fmt::kE2M1, Fmt::kF32, c)), st));
+      return out;
+    }
     default:
       return nvfp4_dequantize_block(b, tensor_value);
   }

@@ -230,7 +230,9 @@ std::vector<std::map<std::string, nb::object>> profiles() {
     r["versions"] = nb::str(std::string(p.versions).c_str());
     r["evidence"] = nb::str(std::string(p.evidence).c_str());
     r["tensor_value"] = nb::str(
-        p.rule == mxc::Nvfp4Rule::kTorchao         ? "decode scale amax/2688"
+        p.rule == mxc::Nvfp4Rule::kTorchao ||
+                p.rule == mxc::Nvfp4Rule::kModelopt
+            ? "decode scale amax/2688"
         : p.rule == mxc::Nvfp4Rule::kTorchaoSingle ? "none"
                                                    : "encode scale S_enc");
     out.push_back(std::move(r));
@@ -449,10 +451,10 @@ std::tuple<OutArray<uint8_t>, OutArray<uint8_t>, uint32_t> quantize_nvfp4(
   }
   const uint32_t* d = f32_data(x, "x");
   std::vector<uint32_t> rb;
-  if (rbits && (p->rule == mxc::Nvfp4Rule::kTorchao ||
-                p->rule == mxc::Nvfp4Rule::kTorchaoSingle)) {
+  if (rbits && p->rule != mxc::Nvfp4Rule::kTe &&
+      p->rule != mxc::Nvfp4Rule::kCutlass) {
     bad("rbits: profile '" + profile +
-        "' has no stochastic rounding (torchao nvfp4_quantize rounds to "
+        "' has no stochastic rounding (its library rounds to "
         "nearest even)");
   }
   if (rbits) {
