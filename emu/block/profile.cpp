@@ -34,6 +34,17 @@ constexpr char kModelopt047Run[] =
     "run: tests/peers/test_modelopt.py (nvidia-modelopt==0.47.0, "
     "tests/peers/requirements.txt)";
 
+// compressed-tensors: compressed-tensors==0.20.1 as installed from PyPI.
+constexpr char kCompressedTensors020Nv[] =
+    "vllm-project/compressed-tensors src/compressed_tensors/quantization/"
+    "utils/helpers.py@0.20.1 (calculate_qparams, generate_gparam), "
+    "lifecycle/forward_helpers.py@0.20.1 (_quantize), utils/fp4_utils.py@"
+    "0.20.1 (cast_to_fp4), compressors/nvfp4/helpers.py@0.20.1 "
+    "(pack_fp4_to_uint8)";
+constexpr char kCompressedTensors020Run[] =
+    "run: tests/peers/test_compressed_tensors.py (compressed-tensors==0.20.1, "
+    "tests/peers/requirements.txt)";
+
 constexpr std::array kMx = {
     MxProfile{
         .name = "ocp-v1",
@@ -382,6 +393,30 @@ constexpr std::array kNv = {
         .evidence = kModelopt047Run,
         .rule = Nvfp4Rule::kModelopt},
     // --- end ModelOpt ---
+    // --- compressed-tensors 0.20.1 (PyPI), issue 14 ---
+    Nvfp4Profile{
+        .name = "compressed-tensors-nvfp4@0.20",
+        .summary =
+            "compressed-tensors NVFP4 (f32 weights): g = fl(fl(1 / "
+            "max(amax_t, 2^-126)) * 2688), NaN/Inf -> 1; s = e4m3(min(fl(g * "
+            "fl(amax_b / 6)), 448)), 0 -> 0.125 (0x20); q = e2m1(clamp(fl(x "
+            "/ fl(s / g)), +-6)), RNE, -0 and NaN -> code 0",
+        .source = kCompressedTensors020Nv,
+        .versions = "compressed-tensors 0.20.1",
+        .evidence = kCompressedTensors020Run,
+        .rule = Nvfp4Rule::kCompressedTensors},
+    Nvfp4Profile{
+        .name = "compressed-tensors-nvfp4-bf16@0.20",
+        .summary =
+            "compressed-tensors NVFP4 for bf16 weights (statistics in bf16): "
+            "as compressed-tensors-nvfp4@0.20 with g and fl(amax_b / 6) "
+            "rounded to bf16",
+        .source = kCompressedTensors020Nv,
+        .versions = "compressed-tensors 0.20.1",
+        .evidence = kCompressedTensors020Run,
+        .rule = Nvfp4Rule::kCompressedTensors,
+        .stats_bf16 = true},
+    // --- end compressed-tensors ---
 };
 
 // Bare names: the newest released behaviour. Every pre-versioning name
@@ -399,6 +434,12 @@ constexpr std::array kAliases = {
     ProfileAlias{"modelopt-mxfp8", "modelopt-mxfp8@0.47", "newest release"},
     ProfileAlias{"modelopt-nvfp4", "modelopt-nvfp4@0.47", "newest release"},
     // --- end ModelOpt ---
+    // --- compressed-tensors, issue 14 ---
+    ProfileAlias{"compressed-tensors-nvfp4", "compressed-tensors-nvfp4@0.20",
+                 "newest release"},
+    ProfileAlias{"compressed-tensors-nvfp4-bf16",
+                 "compressed-tensors-nvfp4-bf16@0.20", "newest release"},
+    // --- end compressed-tensors ---
 };
 
 }  // namespace

@@ -83,6 +83,14 @@ enum class Nvfp4Rule : uint8_t {
   // subnormal scales kept); q = e2m1_rne_sat(fl(x / fl(s * t))) with the
   // sign taken as x < 0 (a -0 quotient gives code 0) and NaN -> code 7.
   kModelopt,
+  // compressed-tensors (quantization/utils/helpers.py@0.20.1): the tensor
+  // value is the global scale g = fl(fl(1 / max(amax_t, 2^-126)) * 2688)
+  // (torch's __rtruediv__), NaN or Inf -> 1.0; s = e4m3(min(fl(g * fl(amax_b / 6)), 448)), 0 -> 0.125
+  // (byte 0x20); q = e2m1_rne(clamp(fl(x / fl(s / g)), +-6)) with -0 and
+  // NaN -> code 0 (fp4_utils.py cast_to_fp4, nvfp4/helpers.py
+  // pack_fp4_to_uint8). With stats_bf16, g and fl(amax_b / 6) are rounded
+  // to bf16 (statistics taken in a bf16 weight's dtype).
+  kCompressedTensors,
 };
 
 struct Nvfp4Profile {
@@ -93,6 +101,7 @@ struct Nvfp4Profile {
   std::string_view evidence;
   Nvfp4Rule rule;
   bool amax_ignores_nan = false;  // block amax by fmaxf / PTX max (TE)
+  bool stats_bf16 = false;  // kCompressedTensors: bf16 weights' statistics
 };
 
 // A bare or older name and the versioned profile it stands for.

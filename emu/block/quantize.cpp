@@ -21,6 +21,12 @@ constexpr uint32_t kF32Nan = 0x7FFFFFFFu;
 bool is_nan(uint32_t x) { return (x & 0x7FFFFFFFu) > 0x7F800000u; }
 bool is_inf(uint32_t x) { return (x & 0x7FFFFFFFu) == 0x7F800000u; }
 
+// An f32 rounded to bfloat16 (RNE) and back, as torch's CPU bf16 ops do.
+uint32_t to_bf16(uint32_t x) {
+  const uint64_t b = convert(Fmt::kF32, Fmt::kBF16, x, RoundSpec{});
+  return static_cast<uint32_t>(convert(Fmt::kBF16, Fmt::kF32, b));
+}
+
 // Unsigned compare of magnitudes = compare of non-negative f32 values.
 uint32_t mag(uint32_t x) { return x & 0x7FFFFFFFu; }
 
@@ -201,6 +207,19 @@ uint32_t nvfp4_tensor_scale(const Nvfp4Profile& p, uint32_t amax_tensor) {
       return f32_div(mag(amax_tensor), 0x45280000u);  // amax / (448 * 6)
     case Nvfp4Rule::kTorchaoSingle:
       return kF32One;
+    case Nvfp4Rule::kCompressedTensors: {
+      // generate_gparam: 2688 / clamp(amax, min=tiny) in the statistics'
+      // dtype, then nan_to_num(nan=1, posinf=1, neginf=1). A Python number
+      // divided by a tensor is torch's Tensor.__rtruediv__, reciprocal()
+      // * 2688: two roundings (1/amax is subnormal for amax > 2^126).
+      constexpr uint32_t kTiny = 0x00800000u;  // 2^-126 (f32 and bf16)
+      const uint32_t a = mag(amax_tensor);
+      uint32_t r = f32_div(kF32One, is_nan(a) ? a : std::max(a, kTiny));
+      if (p.stats_bf16) r = to_bf16(r);
+      uint32_t g = f32_mul(r, 0x45280000u);
+      if (p.stats_bf16) g = to_bf16(g);
+      return is_nan(g) || is_inf(g) ? kF32One : g;
+    }
   }
   return nvfp4_tensor_scale(amax_tensor);
 }
@@ -273,6 +292,41 @@ Nvfp4Block nvfp4_modelopt(uint32_t t, uint32_t amax,
   return b;
 }
 
+// compressed-tensors@0.20.1 NVFP4: calculate_qparams (helpers.py:52-139)
+// for the block scale, _quantize (forward_helpers.py:523-545), cast_to_fp4
+// (fp4_utils.py:77-97) and pack_fp4_to_uint8 (nvfp4/helpers.py:366-408)
+// for the codes; g is the global scale nvfp4_tensor_scale returned.
+Nvfp4Block nvfp4_compressed_tensors(const Nvfp4Profile& p, uint32_t g,
+                                    uint32_t amax,
+                                    std::span<const uint32_t> x) {
+  constexpr uint32_t kSix = 0x40C00000u, k448 = 0x43E00000u;
+  constexpr uint32_t kEighth = 0x3E000000u;  // _get_dtype_eps(e4m3)
+  uint32_t s = f32_div(amax, kSix);          // max_val_pos / (bit_range / 2)
+  if (p.stats_bf16) s = to_bf16(s);
+  s = clamp_pos(f32_mul(g, s), 0, k448);  // round_to_quantized_type_dtype
+  RoundSpec sat;
+  sat.overflow = Overflow::kSatFinite;
+  Nvfp4Block b;
+  b.scale = static_cast<uint8_t>(convert(Fmt::kF32, Fmt::kE4M3, s, sat));
+  uint32_t s_val =
+      static_cast<uint32_t>(convert(Fmt::kE4M3, Fmt::kF32, b.scale));
+  if (mag(s_val) == 0) {  // scales == 0 -> eps
+    s_val = kEighth;
+    b.scale = static_cast<uint8_t>(convert(Fmt::kF32, Fmt::kE4M3, kEighth));
+  }
+  const uint32_t div = f32_div(s_val, g);  // scale / global_scale
+  for (uint32_t v : x) {
+    const uint32_t y = f32_div(v, div);
+    // cast_to_fp4: sign(x) * rounded |x| (sign(-0) is 0: -0 -> +0); NaN
+    // stays NaN and pack_fp4_to_uint8's int8 cast makes it index 0 (x86).
+    uint8_t code = 0;
+    if (!is_nan(y) && mag(y) != 0)
+      code = static_cast<uint8_t>(convert(Fmt::kF32, Fmt::kE2M1, y, sat));
+    b.codes.push_back(code);
+  }
+  return b;
+}
+
 // The block amax: NaN if any element is NaN, or with NaN elements skipped
 // for profiles whose kernel takes it with fmaxf / PTX max (TE).
 uint32_t nan_max_amax(std::span<const uint32_t> x, bool ignore_nan = false) {
@@ -300,6 +354,12 @@ Nvfp4Block nvfp4_with_amax(const Nvfp4Profile& p, uint32_t s_enc,
       throw std::invalid_argument(
           "ModelOpt NVFP4 profiles have no stochastic rounding");
     return nvfp4_modelopt(s_enc, amax, x);
+  }
+  if (p.rule == Nvfp4Rule::kCompressedTensors) {
+    if (!rbits.empty())
+      throw std::invalid_argument(
+          "compressed-tensors NVFP4 profiles have no stochastic rounding");
+    return nvfp4_compressed_tensors(p, s_enc, amax, x);
   }
   constexpr uint32_t kSix = 0x40C00000u;
   const uint32_t inv6 = f32_div(kF32One, kSix);  // fl(1/6) = 0x3E2AAAAB
@@ -418,6 +478,17 @@ std::vector<uint32_t> nvfp4_dequantize_block(const Nvfp4Profile& p,
           b, [&](uint32_t qs) { return f32_mul(qs, tensor_value); });
     case Nvfp4Rule::kTorchaoSingle:
       return nvfp4_decode(b, [](uint32_t qs) { return qs; });
+    case Nvfp4Rule::kCompressedTensors: {
+      // _dequantize (forward_helpers.py:548-569): q * fl(s / g) (read only).
+      const uint32_t sg = f32_div(
+          static_cast<uint32_t>(convert(Fmt::kE4M3, Fmt::kF32, b.scale)),
+          tensor_value);
+      std::vector<uint32_t> out;
+      for (uint8_t c : b.codes)
+        out.push_back(f32_mul(
+            static_cast<uint32_t>(convert(Fmt::kE2M1, Fmt::kF32, c)), sg));
+      return out;
+    }
     case Nvfp4Rule::kModelopt: {
       // NVFP4QTensor.dequantize@0.47.0: q * fl(s * t) (read only).
       const uint32_t st = f32_mul(
