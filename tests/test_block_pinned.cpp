@@ -386,3 +386,60 @@ TEST_CASE("TE NVFP4 takes the block amax with fmaxf: NaN elements ignored",
       nvfp4_quantize_block(*find_nvfp4_profile("cutlass-host-nvfp4"), s_enc, x);
   CHECK(int{cut.scale} == 0x7F);
 }
+
+// Observed running nvidia-modelopt==0.47.0 and compressed-tensors==0.20.1 on
+// CPU (x86-64; tests/peers/test_modelopt.py, test_compressed_tensors.py run
+// the libraries themselves on thousands of blocks). Pinned here so the C++
+// suite catches a change in these rules without the peer venv.
+TEST_CASE("ModelOpt 0.47 and compressed-tensors 0.20 NVFP4/MXFP8 rules",
+          "[block][nvfp4][pinned]") {
+  auto nv = [](const char* name, uint32_t amax_t, std::vector<float> head) {
+    const Nvfp4Profile* p = find_nvfp4_profile(name);
+    REQUIRE(p != nullptr);
+    std::vector<uint32_t> x(16, 0);
+    for (size_t i = 0; i < head.size(); ++i) x[i] = f(head[i]);
+    return nvfp4_quantize_block(*p, nvfp4_tensor_scale(*p, amax_t), x);
+  };
+  // ModelOpt: t = 1/2688; s = fl(1 / fl(6 t)) -> e4m3 0x7E; -0 -> code 0.
+  Nvfp4Block b = nv("modelopt-nvfp4@0.47", f(1.0f), {-0.0f, 1.0f, 0.5f, -0.1f});
+  CHECK(b.scale == 0x7E);
+  CHECK(b.codes == std::vector<uint8_t>{0, 7, 5, 9, 0, 0, 0, 0, 0, 0, 0, 0,
+                                        0, 0, 0, 0});
+  // A block scale below 2^-9 clamps to the E4M3 subnormal 2^-9 (0x01).
+  b = nv("modelopt-nvfp4@0.47", f(1.0f), {1e-6f, -1e-6f});
+  CHECK(b.scale == 0x01);
+  CHECK(b.codes[0] == 0x3);
+  CHECK(b.codes[1] == 0xB);
+  // MXFP8: a NaN amax gives byte 0 (x * 2^127): 1.0 saturates to 448.
+  const MxProfile* mx = find_mx_profile("modelopt-mxfp8@0.47");
+  REQUIRE(mx != nullptr);
+  std::vector<uint32_t> m(32, 0);
+  m[0] = 0x7FC00000u;
+  m[1] = f(1.0f);
+  m[2] = f(-3.0e-30f);
+  const MxBlock mb = mx_quantize_block(*mx, Fmt::kE4M3, m);
+  CHECK(mb.scale == 0x00);
+  CHECK(mb.codes[0] == 0x7F);
+  CHECK(mb.codes[1] == 0x7E);
+  CHECK(mb.codes[2] == 0xFE);
+  CHECK(mb.codes[3] == 0x00);
+  // compressed-tensors: tensor amax 0 -> g = 1 (2^126 * 2688 is Inf); a
+  // zero block scale becomes 0.125 (0x20).
+  const Nvfp4Profile* ct = find_nvfp4_profile("compressed-tensors-nvfp4@0.20");
+  REQUIRE(ct != nullptr);
+  CHECK(nvfp4_tensor_scale(*ct, 0) == 0x3F800000u);
+  b = nv("compressed-tensors-nvfp4@0.20", 0, {0.0f, -0.0f});
+  CHECK(b.scale == 0x20);
+  CHECK(b.codes == std::vector<uint8_t>(16, 0));
+  CHECK(nvfp4_tensor_scale(*ct, f(3.0f)) == 0x44600000u);  // 896
+  b = nv("compressed-tensors-nvfp4@0.20", f(3.0f), {-0.0f, 3.0f, -1.0f, 0.75f});
+  CHECK(b.scale == 0x7E);
+  CHECK(b.codes == std::vector<uint8_t>{0, 7, 0xC, 3, 0, 0, 0, 0, 0, 0, 0, 0,
+                                        0, 0, 0, 0});
+  // bf16 statistics: g = bf16(bf16(1 / amax) * 2688); 1 / 0x7F7C0000 is
+  // subnormal, so g is 0x052D0000 where bf16(2688 / amax) is 0x052B0000.
+  const Nvfp4Profile* ct16 =
+      find_nvfp4_profile("compressed-tensors-nvfp4-bf16@0.20");
+  REQUIRE(ct16 != nullptr);
+  CHECK(nvfp4_tensor_scale(*ct16, 0x7F7C0000u) == 0x052D0000u);
+}
