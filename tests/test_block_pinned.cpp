@@ -443,3 +443,31 @@ TEST_CASE("ModelOpt 0.47 and compressed-tensors 0.20 NVFP4/MXFP8 rules",
   REQUIRE(ct16 != nullptr);
   CHECK(nvfp4_tensor_scale(*ct16, 0x7F7C0000u) == 0x052D0000u);
 }
+
+// Observed running compressed-tensors==0.20.1 (MXFP4 scheme) on x86-64.
+TEST_CASE("compressed-tensors 0.20 MXFP4: -0, ties, Inf amax",
+          "[block][pinned]") {
+  const MxProfile* p = find_mx_profile("compressed-tensors-mxfp4@0.20");
+  REQUIRE(p != nullptr);
+  std::vector<uint32_t> x(32, 0);
+  // amax 6 = 1.5 * 4: half an ulp at 1 bit does not carry, scale 1.0.
+  x[0] = 0x80000000u;  // -0 -> code 0 (torch.sign(-0.0) is 0)
+  x[1] = f(6.0f);
+  x[2] = f(0.75f);   // tie -> 1.0 (code 2)
+  x[3] = f(-0.1f);   // rounds to -0: code 8
+  MxBlock b = mx_quantize_block(*p, Fmt::kE2M1, x);
+  CHECK(b.scale == 0x7F);
+  CHECK(b.codes[0] == 0x0);
+  CHECK(b.codes[1] == 0x7);
+  CHECK(b.codes[2] == 0x2);
+  CHECK(b.codes[3] == 0x8);
+  // Inf amax: the float scale is +Inf and every code 0 (the library then
+  // stores byte 0x7F; the profile's byte for +Inf is 0xFF).
+  x.assign(32, 0);
+  x[0] = 0x7F800000u;
+  x[1] = f(1.0f);
+  x[2] = f(-1.0f);
+  b = mx_quantize_block(*p, Fmt::kE2M1, x);
+  CHECK(b.scale == 0xFF);
+  CHECK(b.codes == std::vector<uint8_t>(32, 0));
+}

@@ -41,6 +41,13 @@ constexpr char kCompressedTensors020Nv[] =
     "lifecycle/forward_helpers.py@0.20.1 (_quantize), utils/fp4_utils.py@"
     "0.20.1 (cast_to_fp4), compressors/nvfp4/helpers.py@0.20.1 "
     "(pack_fp4_to_uint8)";
+constexpr char kCompressedTensors020Mx[] =
+    "vllm-project/compressed-tensors src/compressed_tensors/quantization/"
+    "utils/mxfp_utils.py@0.20.1 (generate_mx_scales, round_to_power_2, "
+    "maybe_convert_from_mx_exp), utils/helpers.py@0.20.1 "
+    "(calculate_qparams), utils/fp4_utils.py@0.20.1 (cast_to_fp4), "
+    "compressors/nvfp4/helpers.py@0.20.1 (pack_fp4_to_uint8), "
+    "compressors/mx_utils.py@0.20.1 (compress_mx_scale)";
 constexpr char kCompressedTensors020Run[] =
     "run: tests/peers/test_compressed_tensors.py (compressed-tensors==0.20.1, "
     "tests/peers/requirements.txt)";
@@ -317,6 +324,33 @@ constexpr std::array kMx = {
         .apply = ApplyRule::kF32MulPow2, .elem_round = Round::kRNE,
         .elem_overflow = Overflow::kSatFinite, .neg_zero_to_pos = false},
     // --- end ModelOpt ---
+    // --- compressed-tensors 0.20.1 (PyPI), issue 14 ---
+    // MXFP4 scheme: generate_mx_scales (EVEN: amax + half an ulp at FP4's
+    // one mantissa bit, mantissa masked off, floor(log2) - 2), the float
+    // scale 2^(byte-127) (non-finite amax: 2^128 = +Inf), x / scale,
+    // clamp(+-6), cast_to_fp4 (RNE), pack_fp4_to_uint8. A NaN amax becomes
+    // -Inf or NaN in round_to_power_2's integer masking and NaN through
+    // log2, which the uint8 cast makes byte 0 (observed on x86-64: both
+    // NaN signs; elements then x * 2^127). Verified for E2M1
+    // only (its MXFP8 scheme rounds amax at 1 bit too: not this rule).
+    MxProfile{
+        .name = "compressed-tensors-mxfp4@0.20",
+        .summary =
+            "compressed-tensors MXFP4: amax rounded half-up at 1 mantissa "
+            "bit, then FLOOR (X >= -127; Inf amax or a carry past FLT_MAX "
+            "-> 0xFF = scale +Inf, all codes 0, stored by the compressor "
+            "as 0x7F; NaN amax -> byte 0 on x86); fl(x / 2^X), clamp(+-6), "
+            "RNE; a -0 quotient and NaN -> code 0",
+        .source = kCompressedTensors020Mx,
+        .versions = "compressed-tensors 0.20.1",
+        .evidence = kCompressedTensors020Run,
+        .default_elem = Fmt::kE2M1, .block = 32, .scale = ScaleRule::kEven,
+        .clamp_lo = -127, .clamp_hi = 128, .above_hi_is_nan = false,
+        .nan_byte = 0x00, .inf_byte = 0xFF, .inf_by_exponent = false,
+        .amax_ignores_nan = false, .apply = ApplyRule::kF32DivPow2CtFp4,
+        .elem_round = Round::kRNE, .elem_overflow = Overflow::kSatFinite,
+        .neg_zero_to_pos = false},
+    // --- end compressed-tensors ---
 };
 
 constexpr std::array kNv = {
@@ -439,6 +473,8 @@ constexpr std::array kAliases = {
                  "newest release"},
     ProfileAlias{"compressed-tensors-nvfp4-bf16",
                  "compressed-tensors-nvfp4-bf16@0.20", "newest release"},
+    ProfileAlias{"compressed-tensors-mxfp4", "compressed-tensors-mxfp4@0.20",
+                 "newest release"},
     // --- end compressed-tensors ---
 };
 

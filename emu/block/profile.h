@@ -39,6 +39,11 @@ enum class ApplyRule : uint8_t {
                      // +Inf: finite -> +-0) (torchao 0.18 FLOOR/CEIL/EVEN)
   kF32MulPow2Byte0One,  // fl(x * 2^(127 - byte)) but byte 0 -> 1.0 and
                         // byte 255 -> NaN (torchao 0.18 RCEIL)
+  // compressed-tensors 0.20 FP4: y = fl(x / 2^(byte - 127)) (byte 0 ->
+  // 2^-127, byte 255 -> +Inf), clamp, RNE; cast_to_fp4's sign(y) * |q|
+  // makes a -0 quotient +0 (negatives rounding to 0 stay -0) and
+  // pack_fp4_to_uint8 makes a NaN quotient code 0 (x86 int8 cast).
+  kF32DivPow2CtFp4,
 };
 
 // One library release's behaviour. Names are versioned, `LIBRARY-MODE@VER`

@@ -152,6 +152,17 @@ uint8_t mx_encode_element(const MxProfile& p, Fmt elem, uint8_t scale,
       code = convert(Fmt::kF32, elem, f32_mul(v, mult), r);
       break;
     }
+    case ApplyRule::kF32DivPow2CtFp4: {
+      // maybe_convert_from_mx_exp: 2.0 ** (byte - 127) as f32 (255 -> +Inf).
+      const uint32_t div =
+          scale == 0xFF ? 0x7F800000u
+                        : static_cast<uint32_t>(
+                              convert(Fmt::kE8M0, Fmt::kF32, scale));
+      const uint32_t y = f32_div(v, div);
+      if (is_nan(y) || mag(y) == 0) return 0;
+      code = convert(Fmt::kF32, elem, y, r);
+      break;
+    }
     case ApplyRule::kF32MulRcp: {
       const uint32_t sf =
           static_cast<uint32_t>(convert(Fmt::kE8M0, Fmt::kF32, scale));

@@ -357,6 +357,7 @@ bool mx_covers(const MxProfile& p, Fmt elem) {
       break;
     case ApplyRule::kF32DivMinNormal:     // torchao 0.18
     case ApplyRule::kF32MulPow2Byte0One:  // torchao 0.18 RCEIL
+    case ApplyRule::kF32DivPow2CtFp4:     // compressed-tensors 0.20
       return false;
   }
   if (p.scale == ScaleRule::kRceilLog2 || p.inf_by_exponent) return false;

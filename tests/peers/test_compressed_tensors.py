@@ -14,7 +14,20 @@ statistics are taken in the source dtype, as compute_dynamic_scales_and_zp
 does, so a bf16 source needs `compressed-tensors-nvfp4-bf16@<release>`
 (its global scale and amax / 6 are rounded to bf16).
 
-Named variation (docs/profiles.md): nan-sign. In blocks with a NaN scale
+MXFP4 (quant_scheme.py MXFP4["weights"]): blocks of 32, E2M1; the scales
+from compute_dynamic_scales_and_zp (generate_mx_scales), the codes from
+quantize then pack_fp4_to_uint8, the stored scale byte from
+compress_mx_scale (what the MXFP4 compressor writes).
+
+Named variation (docs/profiles.md) ct-stored-inf-scale (MXFP4): where the
+amax is NaN or Inf (or rounds up past FLT_MAX) the float scale is 2^128 =
++Inf and every code is 0; the profile gives byte 0xFF for it, while
+compress_mx_scale stores 127 + floor(log2(Inf)).to(int32) = 0x7F (x86's
+int32 conversion of Inf). The codes are compared; that byte is checked to
+be 0x7F (library) and 0xFF (profile).
+
+Named variation (docs/profiles.md): nan-sign (NVFP4, and MXFP4's NaN
+quotients: the sign bit of code 0 vs 8 is not compared there). In blocks with a NaN scale
 (a NaN element: the library's amax propagates NaN), every quotient is NaN;
 pack_fp4_to_uint8 gives it index 0 with the NaN's sign bit, and torch on
 x86 may make that NaN negative (code 8, scale 0xFF) where mxconform's
@@ -27,8 +40,13 @@ import importlib.metadata
 import numpy as np
 import pytest
 import torch
-from compressed_tensors.compressors.nvfp4.helpers import quantize_and_pack_fp4
-from compressed_tensors.quantization.quant_scheme import NVFP4
+from compressed_tensors.compressors.mx_utils import compress_mx_scale
+from compressed_tensors.compressors.nvfp4.helpers import (
+    pack_fp4_to_uint8,
+    quantize_and_pack_fp4,
+)
+from compressed_tensors.quantization.lifecycle.forward import quantize
+from compressed_tensors.quantization.quant_scheme import MXFP4, NVFP4
 from compressed_tensors.quantization.utils.helpers import (
     compute_dynamic_scales_and_zp,
     generate_gparam,
@@ -110,3 +128,44 @@ def test_compressed_tensors_nvfp4_bit_exact(bf16):
                 + " ".join(f"{int(v):08X}" for v in chunk[i]))
     assert not mism, f"{profile}: {len(mism)} of {BLOCKS} blocks differ; first:\n" + "\n".join(mism[:3])
     assert nan_blocks < BLOCKS // 8  # the variation stays a minority
+
+
+def ct_mxfp4(blocks, bf16):
+    args = MXFP4["weights"]
+    x = as_torch(blocks, bf16).contiguous()
+    scale, zp = compute_dynamic_scales_and_zp(x, args, module=None)
+    q = quantize(x, scale, zp, args)
+    packed = pack_fp4_to_uint8(q).numpy().reshape(blocks.shape[0], -1)
+    codes = np.empty(blocks.shape, dtype=np.uint8)
+    codes[:, 0::2] = packed & 0xF
+    codes[:, 1::2] = packed >> 4
+    stored = compress_mx_scale(scale, torch.uint8).reshape(-1).numpy()
+    inf_scale = torch.isinf(scale.float()).reshape(-1).numpy()
+    return stored, codes, inf_scale
+
+
+@pytest.mark.parametrize("bf16", [False, True], ids=["f32", "bf16"])
+def test_compressed_tensors_mxfp4_bit_exact(bf16):
+    profile = f"compressed-tensors-mxfp4@{version()}"
+    blocks = hostile_blocks("e2m1", BLOCKS, n=32, seed=14, bf16=bf16)
+    ts, tc, inf_scale = ct_mxfp4(blocks, bf16)
+    ms, mc = mxc_quantize(profile, "e2m1", blocks)
+    # ct-stored-inf-scale: library 0x7F, profile 0xFF, exactly there.
+    assert np.array_equal(inf_scale, ms == 0xFF)
+    assert (ts[inf_scale] == 0x7F).all()
+    sdiff = (ts != ms) & ~inf_scale
+    # nan-sign: a NaN quotient (NaN element, or +-Inf divided by the +Inf
+    # scale) packs as index 0 with the NaN's sign bit (x86: set for f32
+    # sources, clear for bf16); only its magnitude bits are compared.
+    xf = blocks.view(np.float32)
+    nan_q = np.isnan(xf) | (np.isinf(xf) & inf_scale[:, None])
+    cdiff = np.where(nan_q, (tc & 7) != (mc & 7), tc != mc)
+    bad = np.flatnonzero(sdiff | cdiff.any(axis=1))
+    mism = []
+    for i in bad[:3]:
+        j = int(np.flatnonzero(cdiff[i])[0]) if cdiff[i].any() else 0
+        mism.append(f"block {i}: scale ct {ts[i]:02X} mxc {ms[i]:02X}; "
+                    f"x[{j}]={int(blocks[i, j]):08X} code ct {tc[i, j]:X} "
+                    f"mxc {mc[i, j]:X}")
+    assert not len(bad), f"{profile}: {len(bad)} of {BLOCKS} blocks differ; first:\n" + "\n".join(mism)
+    assert inf_scale.sum() < BLOCKS // 4  # the variation stays a minority
