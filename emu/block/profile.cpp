@@ -24,6 +24,16 @@ constexpr char kTorchaoMainRead[] =
     "read only: torchao's 18 named MXFP8 cases in tests/test_block_pinned.cpp "
     "(_mxfp8_test_utils.py@5d73a0c1)";
 
+// microsoft/microxcaling has no releases; 7bc41952 is main's head
+// (7bc41952de394f5cc5e782baf132e7c7542eb4e4), read and run locally on CPU.
+constexpr char kMicroxcaling[] =
+    "microsoft/microxcaling mx/mx_ops.py@7bc41952 (_shared_exponents, "
+    "_quantize_mx), mx/elemwise_ops.py@7bc41952 (_quantize_elemwise_core, "
+    "_round_mantissa), mx/formats.py@7bc41952 (_get_format_params)";
+constexpr char kMicroxcalingRun[] =
+    "read, and run locally at 7bc41952 (not on PyPI; not in CI): pinned "
+    "cases in tests/test_block_pinned.cpp from that run";
+
 constexpr std::array kMx = {
     MxProfile{
         .name = "ocp-v1",
@@ -274,6 +284,41 @@ constexpr std::array kMx = {
         .amax_ignores_nan = false, .apply = ApplyRule::kExactDivide,
         .elem_round = Round::kRNE, .elem_overflow = Overflow::kSatFinite,
         .neg_zero_to_pos = false},
+    // microsoft/microxcaling (the OCP MX spec authors' reference), its
+    // pure-PyTorch path (_quantize_mx with custom_cuda=False), f32 tensors.
+    MxProfile{
+        .name = "microxcaling@7bc41952",
+        .summary =
+            "microxcaling, round='nearest' (its default): X = floor(log2f("
+            "amax)) - emax_elem in f32 (one binade high a few ulps below "
+            "2^k; all-zero block log2(2^-126): MXINT8 X = -126), < -127 -> "
+            "-127, > 127 or Inf/NaN -> NaN; elements sign(y) * floor(fl(|y| "
+            "+ 0.5)) in f32 (ties away; double rounding), -0 -> +0, clamped "
+            "to +-max (MXINT8 +-127/64)",
+        .source = kMicroxcaling,
+        .versions = "microxcaling at 7bc41952 (main; no releases)",
+        .evidence = kMicroxcalingRun,
+        .default_elem = Fmt::kE4M3, .block = 32,
+        .scale = ScaleRule::kFloorLog2, .clamp_lo = -127, .clamp_hi = 127,
+        .above_hi_is_nan = true, .nan_byte = 0xFF, .inf_byte = 0xFF,
+        .inf_by_exponent = false, .amax_ignores_nan = false,
+        .apply = ApplyRule::kF32FloorHalfUp, .elem_round = Round::kRNA,
+        .elem_overflow = Overflow::kSatFinite, .neg_zero_to_pos = false},
+    MxProfile{
+        .name = "microxcaling-even@7bc41952",
+        .summary =
+            "microxcaling, round='even': as microxcaling@7bc41952 but exact "
+            "ties (|y| - 0.5 even) go down: RNE computed as floor(fl(|y| + "
+            "0.5)) - tie mask in f32",
+        .source = kMicroxcaling,
+        .versions = "microxcaling at 7bc41952 (main; no releases)",
+        .evidence = kMicroxcalingRun,
+        .default_elem = Fmt::kE4M3, .block = 32,
+        .scale = ScaleRule::kFloorLog2, .clamp_lo = -127, .clamp_hi = 127,
+        .above_hi_is_nan = true, .nan_byte = 0xFF, .inf_byte = 0xFF,
+        .inf_by_exponent = false, .amax_ignores_nan = false,
+        .apply = ApplyRule::kF32FloorHalfUp, .elem_round = Round::kRNE,
+        .elem_overflow = Overflow::kSatFinite, .neg_zero_to_pos = false},
 };
 
 constexpr std::array kNv = {

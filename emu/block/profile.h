@@ -26,6 +26,9 @@ enum class ScaleRule : uint8_t {
   kRceilLog2,  // torchao 0.18 eager: clamp(ceil(log2f(fl(amax / max_elem))),
                // -127, 127) with log2f rounded to binary32 (one binade low
                // when the quotient is a few ulps above a power of two)
+  kFloorLog2,  // microxcaling: floor(log2f(amax)) - emax_elem with log2f
+               // rounded to binary32 (one binade high a few ulps below
+               // 2^k); amax 0 -> log2(2^-126) (scale_floor_log2)
 };
 
 enum class ApplyRule : uint8_t {
@@ -39,6 +42,13 @@ enum class ApplyRule : uint8_t {
                      // +Inf: finite -> +-0) (torchao 0.18 FLOOR/CEIL/EVEN)
   kF32MulPow2Byte0One,  // fl(x * 2^(127 - byte)) but byte 0 -> 1.0 and
                         // byte 255 -> NaN (torchao 0.18 RCEIL)
+  kF32FloorHalfUp,  // microxcaling _quantize_elemwise_core, in binary32:
+                    // A = fl(x / 2^X), p = max(floor(log2f|A|), emin),
+                    // y = A / 2^p * 2^m, q = sign(y) * floor(fl(|y| + 0.5))
+                    // (elem_round kRNE: minus 1 where |y| - 0.5 is an even
+                    // integer; kRNA: no correction), back by 2^-m * 2^p,
+                    // clamped to +-max_elem (MXINT8: +-127/64). sign(-0)
+                    // is +0; fl(|y| + 0.5) can round up (double rounding).
 };
 
 // One library release's behaviour. Names are versioned, `LIBRARY-MODE@VER`
