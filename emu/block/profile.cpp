@@ -34,6 +34,21 @@ constexpr char kMicroxcalingRun[] =
     "read, and run locally at 7bc41952 (not on PyPI; not in CI): pinned "
     "cases in tests/test_block_pinned.cpp from that run";
 
+// AMD Quark 0.13 is the PyPI wheel amd-quark==0.13 (files as installed).
+constexpr char kQuarkFp4[] =
+    "amd-quark 0.13 quark/torch/kernel/hw_emulation/"
+    "hw_emulation_interface.py (fake_quantize_mx), quark/torch/quantization/"
+    "utils.py (even_round), hw_emulation/csrc/mx/funcs.cuh "
+    "(fake_quantize_element: mantissa 0 -> +0.0)";
+constexpr char kQuarkFp8[] =
+    "amd-quark 0.13 quark/torch/kernel/hw_emulation/"
+    "hw_emulation_interface.py (fake_quantize_mx, "
+    "fake_quantize_fp8_per_channel_with_scale), quark/torch/quantization/"
+    "utils.py (even_round)";
+constexpr char kQuarkRun[] =
+    "run: tests/peers/test_quark.py (amd-quark==0.13, "
+    "tests/peers/requirements.txt)";
+
 constexpr std::array kMx = {
     MxProfile{
         .name = "ocp-v1",
@@ -319,6 +334,40 @@ constexpr std::array kMx = {
         .inf_by_exponent = false, .amax_ignores_nan = false,
         .apply = ApplyRule::kF32FloorHalfUp, .elem_round = Round::kRNE,
         .elem_overflow = Overflow::kSatFinite, .neg_zero_to_pos = false},
+    // AMD Quark 0.13 (pip amd-quark==0.13), fake_quantize_mx with its
+    // default scale_calculation_mode="even": the path Quark's MX
+    // quantizers take for f32 (and, through fake_quantize_mx, bf16) tensors.
+    MxProfile{
+        .name = "quark-mxfp4@0.13",
+        .summary =
+            "AMD Quark 0.13 MXFP4/MXFP6 (scale mode 'even'): amax rounded "
+            "half-up at the element's mantissa width, then FLOOR, clamped to "
+            "[-127, 127] (Inf amax or a carry past FLT_MAX -> 0xFE, NaN -> "
+            "0xFF); x / 2^X in f32, RNE, saturating; every zero result +0",
+        .source = kQuarkFp4,
+        .versions = "amd-quark 0.13",
+        .evidence = kQuarkRun,
+        .default_elem = Fmt::kE2M1, .block = 32, .scale = ScaleRule::kEven,
+        .clamp_lo = -127, .clamp_hi = 127, .above_hi_is_nan = false,
+        .nan_byte = 0xFF, .inf_byte = 0xFE, .inf_by_exponent = false,
+        .amax_ignores_nan = false, .apply = ApplyRule::kExactDivide,
+        .elem_round = Round::kRNE, .elem_overflow = Overflow::kSatFinite,
+        .neg_zero_to_pos = true},
+    MxProfile{
+        .name = "quark-mxfp8@0.13",
+        .summary =
+            "AMD Quark 0.13 MXFP8 (scale mode 'even'): scale as "
+            "quark-mxfp4@0.13; x / 2^X in f32, clamp(+-max), torch's RNE "
+            "float8 cast (-0 kept)",
+        .source = kQuarkFp8,
+        .versions = "amd-quark 0.13",
+        .evidence = kQuarkRun,
+        .default_elem = Fmt::kE4M3, .block = 32, .scale = ScaleRule::kEven,
+        .clamp_lo = -127, .clamp_hi = 127, .above_hi_is_nan = false,
+        .nan_byte = 0xFF, .inf_byte = 0xFE, .inf_by_exponent = false,
+        .amax_ignores_nan = false, .apply = ApplyRule::kExactDivide,
+        .elem_round = Round::kRNE, .elem_overflow = Overflow::kSatFinite,
+        .neg_zero_to_pos = false},
 };
 
 constexpr std::array kNv = {
@@ -391,6 +440,8 @@ constexpr std::array kAliases = {
     ProfileAlias{"torchao-nvfp4", "torchao-nvfp4@0.18", "newest release"},
     ProfileAlias{"torchao-nvfp4-single", "torchao-nvfp4-single@0.18",
                  "newest release"},
+    ProfileAlias{"quark-mxfp4", "quark-mxfp4@0.13", "newest release"},
+    ProfileAlias{"quark-mxfp8", "quark-mxfp8@0.13", "newest release"},
 };
 
 }  // namespace
