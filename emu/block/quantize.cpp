@@ -56,8 +56,7 @@ uint32_t f32_floor_nonneg(uint32_t y) {
 // allow_denorm=True), step by step in binary32 on A = fl(x / 2^X)
 // (mx/mx_ops.py _quantize_mx). Returns the quantized value (binary32 bits,
 // a value of the element format, or NaN).
-uint32_t microxcaling_element(Fmt elem, Round mode, uint8_t scale,
-                              uint32_t x) {
+uint32_t microxcaling_element(Fmt elem, Round mode, uint8_t scale, uint32_t x) {
   if (scale == 0xFF) return kF32Nan;  // x / 2^NaN
   const uint32_t a = f32_div(x, f32_pow2(int{scale} - 127));
   if (is_nan(a) || is_inf(a)) return a;  // out[A == +-Inf] = +-Inf
@@ -77,7 +76,8 @@ uint32_t microxcaling_element(Fmt elem, Round mode, uint8_t scale,
   if (mode == Round::kRNE) {
     // (|y| - 0.5) % 2 == 0 (torch.remainder: fmod, exact): |y| - 0.5 is an
     // even integer, i.e. half of it is an integer.
-    const uint32_t half = f32_mul(mag(f32_add(abs_y, 0xBF000000u)), 0x3F000000u);
+    const uint32_t half =
+        f32_mul(mag(f32_add(abs_y, 0xBF000000u)), 0x3F000000u);
     const bool even = f32_floor_nonneg(half) == half;
     if (even) r = f32_add(r, 0xBF800000u);  // - 1.0
   }
