@@ -6,12 +6,14 @@
 #include <catch2/catch.hpp>
 
 #include <bit>
+#include <cmath>
 #include <limits>
 #include <string_view>
 #include <vector>
 
 #include "emu/block/profile.h"
 #include "emu/block/quantize.h"
+#include "emu/block/scale.h"
 #include "emu/block/swizzle.h"
 #include "emu/convert.h"
 
@@ -458,4 +460,39 @@ TEST_CASE("microxcaling as it computes (run locally at 7bc41952)",
   // log2f(FLT_MAX) = 128 > 127 for MXINT8 (emax 0): the NaN scale.
   const std::vector<uint32_t> fmax = {0x7F7FFFFFu, f(1.0f), 0, 0};
   CHECK(int{mx_quantize_block(near, Fmt::kInt8, fmax).scale} == 0xFF);
+}
+
+TEST_CASE("floor_log2f: floor of log2 rounded to binary32, as torch.log2",
+          "[block][pinned]") {
+  // Independent oracle: the double log2 from libm rounded to float (the
+  // binary32 nearest log2(a): a double is far closer than half a float
+  // ulp, and log2 of a non-power of two is never a float midpoint), then
+  // floor. microxcaling's shared exponent (scale_floor_log2) is this minus
+  // emax_elem. Checked on the 4096 largest values below every power of two
+  // (where rounding up happens), the 4096 above it, and all subnormal
+  // patterns with one or two bits set.
+  auto oracle = [](uint32_t a) {
+    const double v = static_cast<double>(std::bit_cast<float>(a));
+    return static_cast<int>(std::floor(static_cast<float>(std::log2(v))));
+  };
+  int rounded_up = 0;
+  for (uint32_t e = 1; e < 255; ++e) {
+    for (uint32_t k = 1; k <= 4096; ++k) {
+      const uint32_t below = (e << 23) - k, above = (e << 23) + k - 1;
+      REQUIRE(floor_log2f(below) == oracle(below));
+      REQUIRE(floor_log2f(above) == oracle(above));
+      rounded_up += floor_log2f(below) == static_cast<int>(e) - 127;
+    }
+  }
+  for (int i = 0; i < 23; ++i) {
+    for (int j = 0; j <= i; ++j) {
+      const uint32_t a = (1u << i) | (1u << j) | (i == 22 ? 0x3FFFFFu : 0u);
+      REQUIRE(floor_log2f(a) == oracle(a));
+    }
+  }
+  // The effect exists: e.g. 2^24 - 1 -> 24, FLT_MAX -> 128.
+  CHECK(rounded_up > 1000);
+  CHECK(floor_log2f(0x4B7FFFFFu) == 24);
+  CHECK(floor_log2f(0x7F7FFFFFu) == 128);
+  CHECK(floor_log2f(0x3F7FFFFFu) == -1);  // log2 of 1 - 2^-24 is kept
 }
