@@ -6,11 +6,14 @@
 #include <catch2/catch.hpp>
 
 #include <bit>
+#include <cmath>
 #include <limits>
+#include <string_view>
 #include <vector>
 
 #include "emu/block/profile.h"
 #include "emu/block/quantize.h"
+#include "emu/block/scale.h"
 #include "emu/block/swizzle.h"
 #include "emu/convert.h"
 
@@ -470,4 +473,111 @@ TEST_CASE("compressed-tensors 0.20 MXFP4: -0, ties, Inf amax",
   b = mx_quantize_block(*p, Fmt::kE2M1, x);
   CHECK(b.scale == 0xFF);
   CHECK(b.codes == std::vector<uint8_t>(32, 0));
+}
+
+TEST_CASE("microxcaling as it computes (run locally at 7bc41952)",
+          "[block][pinned]") {
+  // Expected values: microsoft/microxcaling@7bc41952 (main; no releases, not
+  // on PyPI) run locally on CPU, torch 2.12.1: mx/mx_ops.py _quantize_mx(x,
+  // 8, elem, axes=[-1], block_size=4, round=...) on one f32 row (its
+  // pure-PyTorch path, custom_cuda=False); the scale byte is its
+  // _shared_exponents(x) - emax after _quantize_mx's clamps, plus 127; the
+  // codes are its outputs divided by 2^X. 4-element blocks: the rules do
+  // not depend on the block size.
+  struct Case {
+    const char* what;
+    Fmt elem;
+    std::vector<uint32_t> x;
+    uint8_t scale;
+    std::vector<uint8_t> nearest, even;  // round='nearest', round='even'
+  };
+  const std::vector<Case> cases = {
+      // floor(log2f(2^24 - 1)) = 24: log2f rounds up to 24 (OCP FLOOR: 23,
+      // byte 0x8E, the amax saturating to 448).
+      {"log2f one binade high", Fmt::kE4M3,
+       {0x4B7FFFFFu, f(1.0f), f(-2.0f), 0}, 0x8F,
+       {0x78, 0x00, 0x80, 0x00}, {0x78, 0x00, 0x80, 0x00}},
+      // torch.sign(-0) = +0: -0 becomes +0; a negative that rounds to zero
+      // stays -0 (sign -1 times floor(...) = 0).
+      {"-0 -> +0, negative underflow -> -0", Fmt::kE4M3,
+       {0x80000000u, 0x8A000000u, f(1.0f), 0}, 0x77,
+       {0x00, 0x80, 0x78, 0x00}, {0x00, 0x80, 0x78, 0x00}},
+      // amax 0 -> log2(2^-126) = -126, minus emax 0 (OCP: byte 0).
+      {"all-zero MXINT8 block: X = -126", Fmt::kInt8,
+       {0, 0x80000000u, 0, 0}, 0x01, {0, 0, 0, 0}, {0, 0, 0, 0}},
+      // -1.99999 * 64 rounds to -128, clamped to -127 (0x81; OCP 0x80).
+      // 2^-7 = half a code: ties away (1) or to even (0).
+      {"MXINT8 clamps to +-127/64", Fmt::kInt8,
+       {f(1.0f), 0xBFFFFFFFu, 0xBFFF0000u, f(0x1p-7f)}, 0x7F,
+       {0x40, 0x81, 0x81, 0x01}, {0x40, 0x81, 0x81, 0x00}},
+      // (1 - 2^-24) * 2^-10, just below half of E4M3's smallest subnormal:
+      // y = 0.5 - 2^-25, fl(y + 0.5) = 1.0 -> 2^-9 (OCP: 0).
+      {"floor(fl(|y| + 0.5)) double rounding", Fmt::kE4M3,
+       {f(256.0f), 0x3A7FFFFFu, 0xBA7FFFFFu, f(0x1p-10f)}, 0x7F,
+       {0x78, 0x01, 0x81, 0x01}, {0x78, 0x01, 0x81, 0x00}},
+      {"ties", Fmt::kE4M3,
+       {f(256.0f), f(1.0625f), f(1.1875f), f(-1.0625f)}, 0x7F,
+       {0x78, 0x39, 0x3A, 0xB9}, {0x78, 0x38, 0x3A, 0xB8}},
+      // log2f(FLT_MAX) = 128: X = 120 (OCP 119); MXINT8: 128 > 127 -> NaN.
+      {"FLT_MAX amax E4M3", Fmt::kE4M3,
+       {0x7F7FFFFFu, 0x7F000000u, f(1.0f), 0}, 0xF7,
+       {0x78, 0x70, 0x00, 0x00}, {0x78, 0x70, 0x00, 0x00}},
+  };
+  const MxProfile& near = *find_mx_profile("microxcaling@7bc41952");
+  const MxProfile& even = *find_mx_profile("microxcaling-even@7bc41952");
+  const MxProfile& ocp = *find_mx_profile("ocp-v1");
+  for (const Case& c : cases) {
+    INFO(c.what);
+    const MxBlock a = mx_quantize_block(near, c.elem, c.x);
+    const MxBlock b = mx_quantize_block(even, c.elem, c.x);
+    CHECK(int{a.scale} == int{c.scale});
+    CHECK(int{b.scale} == int{c.scale});
+    CHECK(a.codes == c.nearest);
+    CHECK(b.codes == c.even);
+    // Each case is one where microxcaling is not ocp-v1 (RNE, FLOOR from
+    // the exponent bits, -0 kept, two's-complement MXINT8); round='even'
+    // agrees with it on exact ties only.
+    const MxBlock o = mx_quantize_block(ocp, c.elem, c.x);
+    CHECK((o.scale != a.scale || o.codes != a.codes));
+    if (std::string_view(c.what) != "ties")
+      CHECK((o.scale != b.scale || o.codes != b.codes));
+  }
+  // log2f(FLT_MAX) = 128 > 127 for MXINT8 (emax 0): the NaN scale.
+  const std::vector<uint32_t> fmax = {0x7F7FFFFFu, f(1.0f), 0, 0};
+  CHECK(int{mx_quantize_block(near, Fmt::kInt8, fmax).scale} == 0xFF);
+}
+
+TEST_CASE("floor_log2f: floor of log2 rounded to binary32, as torch.log2",
+          "[block][pinned]") {
+  // Independent oracle: the double log2 from libm rounded to float (the
+  // binary32 nearest log2(a): a double is far closer than half a float
+  // ulp, and log2 of a non-power of two is never a float midpoint), then
+  // floor. microxcaling's shared exponent (scale_floor_log2) is this minus
+  // emax_elem. Checked on the 4096 largest values below every power of two
+  // (where rounding up happens), the 4096 above it, and all subnormal
+  // patterns with one or two bits set.
+  auto oracle = [](uint32_t a) {
+    const double v = static_cast<double>(std::bit_cast<float>(a));
+    return static_cast<int>(std::floor(static_cast<float>(std::log2(v))));
+  };
+  int rounded_up = 0;
+  for (uint32_t e = 1; e < 255; ++e) {
+    for (uint32_t k = 1; k <= 4096; ++k) {
+      const uint32_t below = (e << 23) - k, above = (e << 23) + k - 1;
+      REQUIRE(floor_log2f(below) == oracle(below));
+      REQUIRE(floor_log2f(above) == oracle(above));
+      rounded_up += floor_log2f(below) == static_cast<int>(e) - 127;
+    }
+  }
+  for (int i = 0; i < 23; ++i) {
+    for (int j = 0; j <= i; ++j) {
+      const uint32_t a = (1u << i) | (1u << j) | (i == 22 ? 0x3FFFFFu : 0u);
+      REQUIRE(floor_log2f(a) == oracle(a));
+    }
+  }
+  // The effect exists: e.g. 2^24 - 1 -> 24, FLT_MAX -> 128.
+  CHECK(rounded_up > 1000);
+  CHECK(floor_log2f(0x4B7FFFFFu) == 24);
+  CHECK(floor_log2f(0x7F7FFFFFu) == 128);
+  CHECK(floor_log2f(0x3F7FFFFFu) == -1);  // log2 of 1 - 2^-24 is kept
 }

@@ -52,6 +52,31 @@ constexpr char kCompressedTensors020Run[] =
     "run: tests/peers/test_compressed_tensors.py (compressed-tensors==0.20.1, "
     "tests/peers/requirements.txt)";
 
+// microsoft/microxcaling has no releases; 7bc41952 is main's head
+// (7bc41952de394f5cc5e782baf132e7c7542eb4e4), read and run locally on CPU.
+constexpr char kMicroxcaling[] =
+    "microsoft/microxcaling mx/mx_ops.py@7bc41952 (_shared_exponents, "
+    "_quantize_mx), mx/elemwise_ops.py@7bc41952 (_quantize_elemwise_core, "
+    "_round_mantissa), mx/formats.py@7bc41952 (_get_format_params)";
+constexpr char kMicroxcalingRun[] =
+    "read, and run locally at 7bc41952 (not on PyPI; not in CI): pinned "
+    "cases in tests/test_block_pinned.cpp from that run";
+
+// AMD Quark 0.13 is the PyPI wheel amd-quark==0.13 (files as installed).
+constexpr char kQuarkFp4[] =
+    "amd-quark 0.13 quark/torch/kernel/hw_emulation/"
+    "hw_emulation_interface.py (fake_quantize_mx), quark/torch/quantization/"
+    "utils.py (even_round), hw_emulation/csrc/mx/funcs.cuh "
+    "(fake_quantize_element: mantissa 0 -> +0.0)";
+constexpr char kQuarkFp8[] =
+    "amd-quark 0.13 quark/torch/kernel/hw_emulation/"
+    "hw_emulation_interface.py (fake_quantize_mx, "
+    "fake_quantize_fp8_per_channel_with_scale), quark/torch/quantization/"
+    "utils.py (even_round)";
+constexpr char kQuarkRun[] =
+    "run: tests/peers/test_quark.py (amd-quark==0.13, "
+    "tests/peers/requirements.txt)";
+
 constexpr std::array kMx = {
     MxProfile{
         .name = "ocp-v1",
@@ -351,6 +376,75 @@ constexpr std::array kMx = {
         .elem_round = Round::kRNE, .elem_overflow = Overflow::kSatFinite,
         .neg_zero_to_pos = false},
     // --- end compressed-tensors ---
+    // microsoft/microxcaling (the OCP MX spec authors' reference), its
+    // pure-PyTorch path (_quantize_mx with custom_cuda=False), f32 tensors.
+    MxProfile{
+        .name = "microxcaling@7bc41952",
+        .summary =
+            "microxcaling, round='nearest' (its default): X = floor(log2f("
+            "amax)) - emax_elem in f32 (one binade high a few ulps below "
+            "2^k; all-zero block log2(2^-126): MXINT8 X = -126), < -127 -> "
+            "-127, > 127 or Inf/NaN -> NaN; elements sign(y) * floor(fl(|y| "
+            "+ 0.5)) in f32 (ties away; double rounding), -0 -> +0, clamped "
+            "to +-max (MXINT8 +-127/64)",
+        .source = kMicroxcaling,
+        .versions = "microxcaling at 7bc41952 (main; no releases)",
+        .evidence = kMicroxcalingRun,
+        .default_elem = Fmt::kE4M3, .block = 32,
+        .scale = ScaleRule::kFloorLog2, .clamp_lo = -127, .clamp_hi = 127,
+        .above_hi_is_nan = true, .nan_byte = 0xFF, .inf_byte = 0xFF,
+        .inf_by_exponent = false, .amax_ignores_nan = false,
+        .apply = ApplyRule::kF32FloorHalfUp, .elem_round = Round::kRNA,
+        .elem_overflow = Overflow::kSatFinite, .neg_zero_to_pos = false},
+    MxProfile{
+        .name = "microxcaling-even@7bc41952",
+        .summary =
+            "microxcaling, round='even': as microxcaling@7bc41952 but exact "
+            "ties (|y| - 0.5 even) go down: RNE computed as floor(fl(|y| + "
+            "0.5)) - tie mask in f32",
+        .source = kMicroxcaling,
+        .versions = "microxcaling at 7bc41952 (main; no releases)",
+        .evidence = kMicroxcalingRun,
+        .default_elem = Fmt::kE4M3, .block = 32,
+        .scale = ScaleRule::kFloorLog2, .clamp_lo = -127, .clamp_hi = 127,
+        .above_hi_is_nan = true, .nan_byte = 0xFF, .inf_byte = 0xFF,
+        .inf_by_exponent = false, .amax_ignores_nan = false,
+        .apply = ApplyRule::kF32FloorHalfUp, .elem_round = Round::kRNE,
+        .elem_overflow = Overflow::kSatFinite, .neg_zero_to_pos = false},
+    // AMD Quark 0.13 (pip amd-quark==0.13), fake_quantize_mx with its
+    // default scale_calculation_mode="even": the path Quark's MX
+    // quantizers take for f32 (and, through fake_quantize_mx, bf16) tensors.
+    MxProfile{
+        .name = "quark-mxfp4@0.13",
+        .summary =
+            "AMD Quark 0.13 MXFP4/MXFP6 (scale mode 'even'): amax rounded "
+            "half-up at the element's mantissa width, then FLOOR, clamped to "
+            "[-127, 127] (Inf amax or a carry past FLT_MAX -> 0xFE, NaN -> "
+            "0xFF); x / 2^X in f32, RNE, saturating; every zero result +0",
+        .source = kQuarkFp4,
+        .versions = "amd-quark 0.13",
+        .evidence = kQuarkRun,
+        .default_elem = Fmt::kE2M1, .block = 32, .scale = ScaleRule::kEven,
+        .clamp_lo = -127, .clamp_hi = 127, .above_hi_is_nan = false,
+        .nan_byte = 0xFF, .inf_byte = 0xFE, .inf_by_exponent = false,
+        .amax_ignores_nan = false, .apply = ApplyRule::kExactDivide,
+        .elem_round = Round::kRNE, .elem_overflow = Overflow::kSatFinite,
+        .neg_zero_to_pos = true},
+    MxProfile{
+        .name = "quark-mxfp8@0.13",
+        .summary =
+            "AMD Quark 0.13 MXFP8 (scale mode 'even'): scale as "
+            "quark-mxfp4@0.13; x / 2^X in f32, clamp(+-max), torch's RNE "
+            "float8 cast (-0 kept)",
+        .source = kQuarkFp8,
+        .versions = "amd-quark 0.13",
+        .evidence = kQuarkRun,
+        .default_elem = Fmt::kE4M3, .block = 32, .scale = ScaleRule::kEven,
+        .clamp_lo = -127, .clamp_hi = 127, .above_hi_is_nan = false,
+        .nan_byte = 0xFF, .inf_byte = 0xFE, .inf_by_exponent = false,
+        .amax_ignores_nan = false, .apply = ApplyRule::kExactDivide,
+        .elem_round = Round::kRNE, .elem_overflow = Overflow::kSatFinite,
+        .neg_zero_to_pos = false},
 };
 
 constexpr std::array kNv = {
@@ -476,6 +570,8 @@ constexpr std::array kAliases = {
     ProfileAlias{"compressed-tensors-mxfp4", "compressed-tensors-mxfp4@0.20",
                  "newest release"},
     // --- end compressed-tensors ---
+    ProfileAlias{"quark-mxfp4", "quark-mxfp4@0.13", "newest release"},
+    ProfileAlias{"quark-mxfp8", "quark-mxfp8@0.13", "newest release"},
 };
 
 }  // namespace

@@ -26,6 +26,9 @@ enum class ScaleRule : uint8_t {
   kRceilLog2,  // torchao 0.18 eager: clamp(ceil(log2f(fl(amax / max_elem))),
                // -127, 127) with log2f rounded to binary32 (one binade low
                // when the quotient is a few ulps above a power of two)
+  kFloorLog2,  // microxcaling: floor(log2f(amax)) - emax_elem with log2f
+               // rounded to binary32 (one binade high a few ulps below
+               // 2^k); amax 0 -> log2(2^-126) (scale_floor_log2)
 };
 
 enum class ApplyRule : uint8_t {
@@ -44,6 +47,13 @@ enum class ApplyRule : uint8_t {
   // makes a -0 quotient +0 (negatives rounding to 0 stay -0) and
   // pack_fp4_to_uint8 makes a NaN quotient code 0 (x86 int8 cast).
   kF32DivPow2CtFp4,
+  kF32FloorHalfUp,  // microxcaling _quantize_elemwise_core, in binary32:
+                    // A = fl(x / 2^X), p = max(floor(log2f|A|), emin),
+                    // y = A / 2^p * 2^m, q = sign(y) * floor(fl(|y| + 0.5))
+                    // (elem_round kRNE: minus 1 where |y| - 0.5 is an even
+                    // integer; kRNA: no correction), back by 2^-m * 2^p,
+                    // clamped to +-max_elem (MXINT8: +-127/64). sign(-0)
+                    // is +0; fl(|y| + 0.5) can round up (double rounding).
 };
 
 // One library release's behaviour. Names are versioned, `LIBRARY-MODE@VER`

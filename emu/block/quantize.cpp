@@ -43,6 +43,60 @@ RoundSpec elem_spec(const MxProfile& p) {
   return r;
 }
 
+// 2^e as binary32 bits, e in [-149, 127].
+uint32_t f32_pow2(int e) {
+  return e >= -126 ? static_cast<uint32_t>(e + 127) << 23
+                   : uint32_t{1} << (e + 149);
+}
+
+// floor of a non-negative finite binary32 (torch.floor).
+uint32_t f32_floor_nonneg(uint32_t y) {
+  const int e = static_cast<int>((y >> 23) & 0xFF) - 127;
+  if (e < 0) return 0;
+  if (e >= 23) return y;
+  return y & ~((uint32_t{1} << (23 - e)) - 1);
+}
+
+// microxcaling mx/elemwise_ops.py _quantize_elemwise_core and
+// _round_mantissa (round 'nearest' or 'even', saturate_normals=True,
+// allow_denorm=True), step by step in binary32 on A = fl(x / 2^X)
+// (mx/mx_ops.py _quantize_mx). Returns the quantized value (binary32 bits,
+// a value of the element format, or NaN).
+uint32_t microxcaling_element(Fmt elem, Round mode, uint8_t scale, uint32_t x) {
+  if (scale == 0xFF) return kF32Nan;  // x / 2^NaN
+  const uint32_t a = f32_div(x, f32_pow2(int{scale} - 127));
+  if (is_nan(a) || is_inf(a)) return a;  // out[A == +-Inf] = +-Inf
+  const FormatDesc& d = desc(elem);
+  const bool is_int = d.specials == Specials::kInt;
+  // bits - 2 of microxcaling's mbits: the fraction bits (MXINT8: 6).
+  const int m = is_int ? d.bias : d.man_bits;
+  // Private exponent: floor(log2f(|A| + (A == 0))), at least emin.
+  int pe = 0;
+  if (!is_int) {
+    const uint32_t am = mag(a);
+    pe = std::max(am == 0 ? 0 : floor_log2f(am), 1 - d.bias);
+  }
+  const uint32_t y = f32_mul(f32_div(a, f32_pow2(pe)), f32_pow2(m));
+  const uint32_t abs_y = mag(y);
+  uint32_t r = f32_floor_nonneg(f32_add(abs_y, 0x3F000000u));  // +0.5
+  if (mode == Round::kRNE) {
+    // (|y| - 0.5) % 2 == 0 (torch.remainder: fmod, exact): |y| - 0.5 is an
+    // even integer, i.e. half of it is an integer.
+    const uint32_t half =
+        f32_mul(mag(f32_add(abs_y, 0xBF000000u)), 0x3F000000u);
+    const bool even = f32_floor_nonneg(half) == half;
+    if (even) r = f32_add(r, 0xBF800000u);  // - 1.0
+  }
+  // torch.sign: +1, -1, or +0 for +-0.
+  const uint32_t sgn =
+      abs_y == 0 ? 0u : ((y >> 31) != 0 ? 0xBF800000u : kF32One);
+  uint32_t q = f32_mul(sgn, r);
+  q = f32_mul(f32_div(q, f32_pow2(m)), f32_pow2(pe));
+  const uint32_t max = elem_max_f32(elem);  // clamp(-max_norm, max_norm)
+  if (mag(q) > max) q = (q & 0x80000000u) | max;
+  return q;
+}
+
 }  // namespace
 
 uint32_t block_amax(const MxProfile& p, std::span<const uint32_t> x) {
@@ -78,6 +132,9 @@ uint8_t mx_scale_byte(const MxProfile& p, Fmt elem, uint32_t amax) {
     }
     case ScaleRule::kRceilLog2:
       X = scale_rceil_log2(amax, elem);
+      break;
+    case ScaleRule::kFloorLog2:
+      X = scale_floor_log2(amax, elem);
       break;
     case ScaleRule::kRceil:
       return scale_rceil(amax, elem, false);
@@ -169,6 +226,11 @@ uint8_t mx_encode_element(const MxProfile& p, Fmt elem, uint8_t scale,
       code = convert(Fmt::kF32, elem, f32_mul(v, f32_div(kF32One, sf)), r);
       break;
     }
+    case ApplyRule::kF32FloorHalfUp:
+      // The value is one of the element format's (or NaN): exact.
+      code = convert(Fmt::kF32, elem,
+                     microxcaling_element(elem, p.elem_round, scale, v), r);
+      break;
   }
   if (p.neg_zero_to_pos && unpack(elem, code).cls == Class::kZero) code = 0;
   return static_cast<uint8_t>(code);

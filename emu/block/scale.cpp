@@ -69,6 +69,39 @@ int scale_rceil_log2(uint32_t amax, Fmt elem) {
   return r < std::ldexp(1.0, spacing_exp - 1) ? E : E + 1;
 }
 
+int floor_log2f(uint32_t a) {
+  a &= 0x7FFFFFFFu;
+  // a = 2^E * (1 + f) exactly, f in [0, 1) with at most 23 bits.
+  int E = f32_exp_field(a);
+  uint32_t man = a & 0x7FFFFFu;
+  if (E == -127) {  // subnormal: normalise
+    const int lz = std::countl_zero(man) - 8;
+    E = -126 - lz;
+    man = (man << lz) & 0x7FFFFFu;
+  }
+  const int k = E + 1;
+  if (man == 0 || k == 0) return E;  // exact, or log2 in (-1, 0): kept
+  // log2(a) = k - d with 0 < d < 1; the binary32 nearest it is k when d is
+  // below half the spacing of binary32 values next to k on the side of
+  // k - d (toward zero for k > 0, halved when k is a power of two; away
+  // from zero for k < 0). d = -log2(1 - (1 - f) / 2), accurate to a few
+  // double ulps by log1p, far from that threshold for every 23-bit f.
+  const int mag_k = k < 0 ? -k : k;
+  int spacing_exp =
+      static_cast<int>(std::bit_width(static_cast<unsigned>(mag_k))) - 1 - 23;
+  if (k > 0 && (mag_k & (mag_k - 1)) == 0) spacing_exp -= 1;
+  const double half_one_minus_f =
+      std::ldexp(static_cast<double>(0x800000u - man), -24);
+  const double d = -std::log1p(-half_one_minus_f) / std::log(2.0);
+  return d < std::ldexp(1.0, spacing_exp - 1) ? k : E;
+}
+
+int scale_floor_log2(uint32_t amax, Fmt elem) {
+  constexpr uint32_t kMinNormal = 0x00800000u;  // 2^-126
+  const uint32_t a = (amax & 0x7FFFFFFFu) == 0 ? kMinNormal : amax;
+  return floor_log2f(a) - elem_emax(elem);
+}
+
 uint32_t amax_over_max(uint32_t amax, Fmt elem) {
   const uint32_t rcp = f32_div(0x3F800000u, elem_max_f32(elem));
   return f32_mul(amax & 0x7FFFFFFFu, rcp);

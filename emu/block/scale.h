@@ -40,6 +40,17 @@ uint32_t even_rounded_amax(uint32_t amax, Fmt elem);
 // exact ceil). q = 0 gives -1000 (log2 -> -Inf; the caller clamps).
 int scale_rceil_log2(uint32_t amax, Fmt elem);
 
+// floor(log2f(a)) for a finite a > 0 (binary32 bits; subnormals too), with
+// log2f rounded to the nearest binary32 as torch.log2 on f32 gives it: for a
+// a few ulps below 2^k the rounded logarithm is exactly k, one above the
+// exact floor (microsoft/microxcaling mx/mx_ops.py _shared_exponents,
+// mx/elemwise_ops.py _quantize_elemwise_core).
+int floor_log2f(uint32_t a);
+// microxcaling's shared exponent before its clamps: floor(log2f(amax)) -
+// emax_elem, with amax 0 replaced by 2^-126 (FP32_MIN_NORMAL), so an
+// all-zero block gives -126 - emax_elem (MXINT8: -126).
+int scale_floor_log2(uint32_t amax, Fmt elem);
+
 // The quotient the remaining modes convert: fl(amax * fl(1 / max_elem)),
 // binary32 round-to-nearest-even, as torchao, TE and CUTLASS compute it.
 uint32_t amax_over_max(uint32_t amax, Fmt elem);

@@ -358,9 +358,13 @@ bool mx_covers(const MxProfile& p, Fmt elem) {
     case ApplyRule::kF32DivMinNormal:     // torchao 0.18
     case ApplyRule::kF32MulPow2Byte0One:  // torchao 0.18 RCEIL
     case ApplyRule::kF32DivPow2CtFp4:     // compressed-tensors 0.20
+    case ApplyRule::kF32FloorHalfUp:      // microxcaling
       return false;
   }
-  if (p.scale == ScaleRule::kRceilLog2 || p.inf_by_exponent) return false;
+  if (p.scale == ScaleRule::kRceilLog2 || p.scale == ScaleRule::kFloorLog2 ||
+      p.inf_by_exponent) {
+    return false;
+  }
   RoundSpec r;
   r.mode = p.elem_round;
   r.overflow = p.elem_overflow;
