@@ -139,16 +139,16 @@ const ScaleTab& scale_tab(const MxProfile& p, Fmt elem) {
   return *cache.back();
 }
 
-bool fused_enabled_flag(bool set, bool on) {
-  static std::atomic<bool> flag{true};
-  if (set) flag.store(on);
-  return flag.load();
+// The test switch of set_fused_isa: -1 is the best ISA allowed.
+std::atomic<int>& fused_isa_flag() {
+  static std::atomic<int> flag{-1};
+  return flag;
 }
 
 // The fused kernels take RNE satfinite elements (every shipped profile)
 // and blocks of a multiple of 16 elements.
 bool fused_takes(const MxProfile& p) {
-  return detail::avx512_ok() && p.elem_round == Round::kRNE &&
+  return fused_isa() != Isa::kScalar && p.elem_round == Round::kRNE &&
          p.elem_overflow == Overflow::kSatFinite && p.block % 16 == 0;
 }
 
@@ -366,13 +366,17 @@ bool mx_covers(const MxProfile& p, Fmt elem) {
   return !p.neg_zero_to_pos && p.block > 0 && covers(elem, r);
 }
 
-void set_fused_enabled(bool on) { fused_enabled_flag(true, on); }
+void set_fused_isa(Isa isa) { fused_isa_flag().store(static_cast<int>(isa)); }
+void reset_fused_isa() { fused_isa_flag().store(-1); }
+Isa fused_isa() {
+  const int f = fused_isa_flag().load();
+  const Isa isa = f < 0 ? best_isa() : static_cast<Isa>(f);
+  if (isa == Isa::kScalar || !isa_supported(isa) || !detail::mx_fused_fits(isa))
+    return Isa::kScalar;
+  return isa;
+}
 
 namespace detail {
-
-bool avx512_ok() {
-  return isa_supported(Isa::kAvx512) && fused_enabled_flag(false, false);
-}
 
 ElemK elem_k(Fmt elem) {
   const FormatDesc& d = desc(elem);
@@ -417,7 +421,7 @@ bool mx_quantize_block(const MxProfile& p, Fmt elem, const uint32_t* x,
                        size_t n, uint8_t& scale, uint8_t* codes) {
   if (!mx_covers(p, elem) || n == 0 || n > kChunk) return false;
   if (n % 16 == 0 && fused_takes(p)) {
-    detail::mx_rows_avx512(kern(p, elem), n, 1, n, x, &scale, codes);
+    detail::mx_rows_simd(fused_isa(), kern(p, elem), n, 1, n, x, &scale, codes);
     return true;
   }
   const Ctx c = make_ctx(p, elem);
@@ -434,9 +438,9 @@ bool mx_quantize_rowwise(const MxProfile& p, Fmt elem, int rows, int cols,
                          const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   if (!mx_covers(p, elem)) return false;
   if (fused_takes(p)) {
-    detail::mx_rows_avx512(kern(p, elem), static_cast<size_t>(p.block),
-                           static_cast<size_t>(rows), static_cast<size_t>(cols),
-                           x, scales, codes);
+    detail::mx_rows_simd(
+        fused_isa(), kern(p, elem), static_cast<size_t>(p.block),
+        static_cast<size_t>(rows), static_cast<size_t>(cols), x, scales, codes);
     return true;
   }
   rows_impl(make_ctx(p, elem), rows, cols, x, scales, codes);
@@ -447,9 +451,9 @@ bool mx_quantize_colwise(const MxProfile& p, Fmt elem, int rows, int cols,
                          const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   if (!mx_covers(p, elem)) return false;
   if (fused_takes(p)) {
-    detail::mx_cols_avx512(kern(p, elem), static_cast<size_t>(p.block),
-                           static_cast<size_t>(rows), static_cast<size_t>(cols),
-                           x, scales, codes);
+    detail::mx_cols_simd(
+        fused_isa(), kern(p, elem), static_cast<size_t>(p.block),
+        static_cast<size_t>(rows), static_cast<size_t>(cols), x, scales, codes);
     return true;
   }
   const Ctx c = make_ctx(p, elem);

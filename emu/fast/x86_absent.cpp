@@ -6,9 +6,6 @@
 #include <cstdlib>
 
 #include "emu/fast/convert_fast.h"
-#include "emu/fast/gemm_fast_impl.h"
-#include "emu/fast/nvfp4_fused.h"
-#include "emu/fast/quantize_fused.h"
 #include "emu/fast/sweep.h"
 
 #if MXC_X86_KERNELS
@@ -38,33 +35,4 @@ uint64_t binade_avx2(const BinadeRun&, uint8_t*, size_t) {
 uint64_t binade_avx512(const BinadeRun&, uint8_t*, size_t) {
   absent("binade_avx512");
 }
-void mx_rows_avx512(const MxKern&, size_t, size_t, size_t, const uint32_t*,
-                    uint8_t*, uint8_t*) {
-  absent("mx_rows_avx512");
-}
-void mx_cols_avx512(const MxKern&, size_t, size_t, size_t, const uint32_t*,
-                    uint8_t*, uint8_t*) {
-  absent("mx_cols_avx512");
-}
-void nv_rows_avx512(const Nvfp4Profile&, const NvTab&, size_t, const uint32_t*,
-                    uint8_t*, uint8_t*) {
-  absent("nv_rows_avx512");
-}
-void nv_cols_avx512(const Nvfp4Profile&, const NvTab&, size_t, size_t,
-                    const uint32_t*, uint8_t*, uint8_t*) {
-  absent("nv_cols_avx512");
-}
-bool nv_2d_avx512(const NvTab&, size_t, size_t, const uint32_t*, uint8_t*,
-                  uint8_t*) {
-  absent("nv_2d_avx512");
-}
-
 }  // namespace mxc::fast::detail
-
-namespace mxc::fast::gemm_detail {
-uint32_t block_avx512(const GemmPlan&, size_t, size_t, uint32_t*) {
-  std::fprintf(stderr,
-               "mxc internal error: block_avx512 without x86 kernels\n");
-  std::abort();
-}
-}  // namespace mxc::fast::gemm_detail
