@@ -77,43 +77,40 @@ struct LaneState {
   HWY_ALIGN int64_t S[kLanes];
 };
 
-// The addend lanes (c_fmt bits), as fdpa.cpp's read() decodes them.
-struct AddendV {
-  V32 sig, exp, eff;  // eff: the alignment exponent (e_zero if zero)
-  M32 special, nonzero, neg;
-};
-
-HWY_INLINE AddendV ReadAddend(const GemmPlan& p, V32 c) {
+// The addend lanes (c_fmt bits), as fdpa.cpp's read() decodes them: the
+// significand, exponent and alignment exponent (e_zero if zero), and which
+// lanes are special (NaN/Inf), nonzero, negative. (Out parameters: SVE
+// vectors cannot be struct members.)
+HWY_INLINE void ReadAddend(const GemmPlan& p, V32 c, V32& sig, V32& exp,
+                           V32& eff, M32& special, M32& nonzero, M32& neg) {
   const D32 d;
   const hn::RebindToUnsigned<D32> du;
   const int32_t emask = (1 << p.c_ebits) - 1, fmask = (1 << p.c_frac) - 1;
   const V32 e =
       hn::And(hn::BitCast(d, hn::ShiftRightSame(hn::BitCast(du, c), p.c_frac)),
               hn::Set(d, emask));
-  AddendV a;
-  a.special = hn::Eq(e, hn::Set(d, emask));
+  special = hn::Eq(e, hn::Set(d, emask));
   const M32 normal = hn::Ne(e, hn::Zero(d));
   const V32 frac = hn::And(c, hn::Set(d, fmask));
-  a.sig = hn::IfThenElse(normal, hn::Or(frac, hn::Set(d, fmask + 1)), frac);
-  a.exp = hn::IfThenElse(normal, hn::Sub(e, hn::Set(d, p.c_bias)),
-                         hn::Set(d, 1 - p.c_bias));
-  a.nonzero = hn::Ne(a.sig, hn::Zero(d));
-  a.eff = hn::IfThenElse(a.nonzero, a.exp, hn::Set(d, p.e_zero));
-  a.neg = hn::TestBit(c, hn::Set(d, 1 << (p.c_frac + p.c_ebits)));
-  return a;
+  sig = hn::IfThenElse(normal, hn::Or(frac, hn::Set(d, fmask + 1)), frac);
+  exp = hn::IfThenElse(normal, hn::Sub(e, hn::Set(d, p.c_bias)),
+                       hn::Set(d, 1 - p.c_bias));
+  nonzero = hn::Ne(sig, hn::Zero(d));
+  eff = hn::IfThenElse(nonzero, exp, hn::Set(d, p.e_zero));
+  neg = hn::TestBit(c, hn::Set(d, 1 << (p.c_frac + p.c_ebits)));
 }
 
 // The addend's shift counts for e_max (left l, right r, each 0..63), for
 // the 64-bit pass.
-HWY_INLINE void AddendShifts(const GemmPlan& p, const AddendV& a, V32 emax,
-                             LaneState& s, size_t l0) {
+HWY_INLINE void AddendShifts(const GemmPlan& p, V32 a_sig, V32 a_exp, M32 a_neg,
+                             V32 emax, LaneState& s, size_t l0) {
   const D32 d;
-  const V32 sh = hn::Sub(hn::Set(d, p.F - p.c_frac), hn::Sub(emax, a.exp));
+  const V32 sh = hn::Sub(hn::Set(d, p.F - p.c_frac), hn::Sub(emax, a_exp));
   const V32 z = hn::Zero(d), k63 = hn::Set(d, 63);
-  hn::StoreU(a.sig, d, s.asig + l0);
+  hn::StoreU(a_sig, d, s.asig + l0);
   hn::StoreU(hn::Min(hn::Max(sh, z), k63), d, s.al + l0);
   hn::StoreU(hn::Min(hn::Max(hn::Sub(z, sh), z), k63), d, s.ar + l0);
-  hn::StoreU(hn::VecFromMask(d, a.neg), d, s.aneg + l0);
+  hn::StoreU(hn::VecFromMask(d, a_neg), d, s.aneg + l0);
 }
 
 HWY_INLINE V64 Promote(const int32_t* p) {
@@ -151,7 +148,9 @@ HWY_INLINE V64 BitWidth(V64 x) {
         bw, hn::IfThenElseZero(hn::RebindMask(d, m), hn::Set(d, int64_t{k}))); \
   }
   MXC_BW_STEP(32)
-  MXC_BW_STEP(16) MXC_BW_STEP(8) MXC_BW_STEP(4) MXC_BW_STEP(2) MXC_BW_STEP(1)
+  MXC_BW_STEP(16)
+  MXC_BW_STEP(8)
+  MXC_BW_STEP(4) MXC_BW_STEP(2) MXC_BW_STEP(1)
 #undef MXC_BW_STEP
       return hn::Add(bw, hn::BitCast(d, hn::Min(u, hn::Set(du, 1))));
 }
@@ -223,28 +222,37 @@ void BlockT(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
     for (size_t k = 0; k < L; ++k)
       emax = hn::Max(emax,
                      hn::Add(hn::Set(d, ae[k]), hn::LoadU(d, be + k * kLanes)));
-    const AddendV a = ReadAddend(p, hn::Load(d, s.c + l0));
-    bad = hn::Or(bad, a.special);
-    const M32 any_nz = hn::Or(hn::Gt(emax, hn::Set(d, kNonzeroMin)), a.nonzero);
+    V32 a_sig, a_exp, a_eff;
+    M32 a_special, a_nonzero, a_neg;
+    ReadAddend(p, hn::Load(d, s.c + l0), a_sig, a_exp, a_eff, a_special,
+               a_nonzero, a_neg);
+    bad = hn::Or(bad, a_special);
+    const M32 any_nz = hn::Or(hn::Gt(emax, hn::Set(d, kNonzeroMin)), a_nonzero);
     emax = hn::IfThenElse(any_zero, hn::Max(emax, hn::Set(d, p.e_zero)), emax);
-    emax = hn::Max(emax, a.eff);
+    emax = hn::Max(emax, a_eff);
     // Aligned, truncated products: two int32 accumulators (k even / odd).
-    V32 acc[2] = {z, z};
-    for (size_t k = 0; k < L; ++k) {
+    // The term of product k, truncated toward zero.
+    const auto term = [&](size_t k) HWY_ATTR {
       const V32 prod =
           hn::Mul(hn::Set(d, av[k]), hn::LoadU(d, bv + k * kLanes));
       const V32 e = hn::Add(hn::Set(d, ae[k]), hn::LoadU(d, be + k * kLanes));
       const V32 v = ShrV(hn::Abs(prod), hn::Min(hn::Sub(emax, e), k31));
-      acc[k & 1] =
-          hn::Add(acc[k & 1], hn::IfNegativeThenElse(prod, hn::Sub(z, v), v));
+      return hn::IfNegativeThenElse(prod, hn::Sub(z, v), v);
+    };
+    V32 acc0 = z, acc1 = z;
+    size_t k = 0;
+    for (; k + 1 < L; k += 2) {
+      acc0 = hn::Add(acc0, term(k));
+      acc1 = hn::Add(acc1, term(k + 1));
     }
+    if (k < L) acc0 = hn::Add(acc0, term(k));
     hn::Store(hn::VecFromMask(d, bad), d, s.bad + l0);
     hn::Store(hn::VecFromMask(d, any_nz), d, s.nz + l0);
     hn::Store(emax, d, s.emax + l0);
-    AddendShifts(p, a, emax, s, l0);
+    AddendShifts(p, a_sig, a_exp, a_neg, emax, s, l0);
     HWY_ALIGN int32_t a0[kLanes], a1[kLanes];
-    hn::Store(acc[0], d, a0 + l0);
-    hn::Store(acc[1], d, a1 + l0);
+    hn::Store(acc0, d, a0 + l0);
+    hn::Store(acc1, d, a1 + l0);
     for (size_t i = l0; i < l0 + N; i += N64)
       hn::StoreU(
           hn::Add(AddendTerm(s, i), hn::Add(Promote(a0 + i), Promote(a1 + i))),
@@ -267,10 +275,13 @@ void BlockGst(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
     M32 bad = hn::Or(hn::MaskFromVec(hn::Load(d, s.bad + l0)),
                      LaneMask(p.b_bad[nb * p.chunks + j],
                               p.a_bad[m * p.chunks + j] != 0, l0));
-    const AddendV a = ReadAddend(p, hn::Load(d, s.c + l0));
-    bad = hn::Or(bad, a.special);
-    V32 emax = a.eff;
-    M32 any_nz = a.nonzero;
+    V32 a_sig, a_exp, a_eff;
+    M32 a_special, a_nonzero, a_neg;
+    ReadAddend(p, hn::Load(d, s.c + l0), a_sig, a_exp, a_eff, a_special,
+               a_nonzero, a_neg);
+    bad = hn::Or(bad, a_special);
+    V32 emax = a_eff;
+    M32 any_nz = a_nonzero;
     for (size_t g = 0; g < ng; ++g) {
       const size_t gi = j * ng + g, t0 = gi * G / 2;
       const int32_t* ap = &p.a_pair[m * K2 + t0];
@@ -309,7 +320,7 @@ void BlockGst(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
     hn::Store(hn::VecFromMask(d, bad), d, s.bad + l0);
     hn::Store(hn::VecFromMask(d, any_nz), d, s.nz + l0);
     hn::Store(emax, d, s.emax + l0);
-    AddendShifts(p, a, emax, s, l0);
+    AddendShifts(p, a_sig, a_exp, a_neg, emax, s, l0);
     // The group shifts e_max - e, clamped to 0..63 (a group outside e_max
     // has magnitude 0).
     const V32 k63 = hn::Set(d, 63);

@@ -22,50 +22,34 @@ namespace mxc::fast::detail {
 namespace HWY_NAMESPACE {
 namespace {
 
-struct NvV {
-  V16 ts, cs, ms, ss, te, ce, me, se;
-  hn::Vec<hn::RebindToFloat<D16>> c;
-};
-
-HWY_INLINE NvV MakeNvV(const NvTab& t) {
-  const D16 d;
-  NvV v{hn::Set(d, t.cs.t),
-        hn::Set(d, t.cs.c0),
-        hn::Set(d, t.cs.max),
-        hn::Set(d, t.ks.sign_bit),
-        hn::Set(d, t.ce.t),
-        hn::Set(d, t.ce.c0),
-        hn::Set(d, t.ce.max),
-        hn::Set(d, t.ke.sign_bit),
-        hn::BitCast(hn::RebindToFloat<D16>(), hn::Set(d, t.c))};
-  return v;
-}
-
 // Scale codes (one per lane) for finite amaxes: UE4M3 of fl(amax * c).
-HWY_INLINE V16 ScaleCodes(const NvV& v, V16 amax) {
+HWY_INLINE V16 ScaleCodes(const NvTab& t, V16 amax) {
   const D16 d;
   const hn::RebindToFloat<D16> df;
-  const V16 ys = hn::BitCast(d, hn::Mul(hn::BitCast(df, amax), v.c));
-  return Cvt<3>(ys, v.ts, v.cs, v.ms, v.ss);
+  const V16 ys = hn::BitCast(
+      d, hn::Mul(hn::BitCast(df, amax), hn::BitCast(df, hn::Set(d, t.c))));
+  return Cvt<3>(ys, hn::Set(d, t.cs.t), hn::Set(d, t.cs.c0),
+                hn::Set(d, t.cs.max), hn::Set(d, t.ks.sign_bit));
 }
 
 // E2M1 codes of fl(x * enc).
-HWY_INLINE V16 ElemCodes(const NvV& v, V16 x, V16 enc) {
+HWY_INLINE V16 ElemCodes(const NvTab& t, V16 x, V16 enc) {
   const D16 d;
   const hn::RebindToFloat<D16> df;
   const V16 y =
       hn::BitCast(d, hn::Mul(hn::BitCast(df, x), hn::BitCast(df, enc)));
-  return Cvt<1>(y, v.te, v.ce, v.me, v.se);
+  return Cvt<1>(y, hn::Set(d, t.ce.t), hn::Set(d, t.ce.c0),
+                hn::Set(d, t.ce.max), hn::Set(d, t.ke.sign_bit));
 }
 
 // One block of 16 under the multiplier enc (f32 bits).
-HWY_INLINE void Block16(const NvV& v, uint32_t enc, const uint32_t* xb,
+HWY_INLINE void Block16(const NvTab& t, uint32_t enc, const uint32_t* xb,
                         uint8_t* cb) {
   const D16 d;
   const size_t N = hn::Lanes(d);
   const V16 e = hn::Set(d, enc);
   for (size_t j = 0; j < 16; j += N)
-    StoreBytes(ElemCodes(v, hn::LoadU(d, xb + j), e), cb + j);
+    StoreBytes(ElemCodes(t, hn::LoadU(d, xb + j), e), cb + j);
 }
 
 }  // namespace
@@ -74,14 +58,13 @@ void NvRows(const Nvfp4Profile& p, const NvTab& t, size_t nb, const uint32_t* x,
             uint8_t* scales, uint8_t* codes) {
   const D16 d;
   const size_t N = hn::Lanes(d);
-  const NvV v = MakeNvV(t);
   HWY_ALIGN uint32_t am[16], sc[16];
   // Groups of N blocks: N amaxes, then N scale codes in one vector.
   size_t b = 0;
   for (; b + N <= nb; b += N) {
     const uint32_t* xg = x + b * 16;
     for (size_t j = 0; j < N; ++j) am[j] = AbsMax(xg + 16 * j, 16);
-    const V16 s = ScaleCodes(v, hn::Load(d, am));
+    const V16 s = ScaleCodes(t, hn::Load(d, am));
     hn::Store(s, d, sc);
     StoreBytes(s, scales + b);
     for (size_t j = 0; j < N; ++j) {
@@ -89,7 +72,7 @@ void NvRows(const Nvfp4Profile& p, const NvTab& t, size_t nb, const uint32_t* x,
         nv_block_ref(p, t.s_enc, xg + 16 * j, 1, scales + b + j,
                      codes + (b + j) * 16, 1);
       } else {
-        Block16(v, t.enc[sc[j] & 0x7F], xg + 16 * j, codes + (b + j) * 16);
+        Block16(t, t.enc[sc[j] & 0x7F], xg + 16 * j, codes + (b + j) * 16);
       }
     }
   }
@@ -100,9 +83,9 @@ void NvRows(const Nvfp4Profile& p, const NvTab& t, size_t nb, const uint32_t* x,
       nv_block_ref(p, t.s_enc, xb, 1, scales + b, codes + b * 16, 1);
       continue;
     }
-    const uint32_t s = hn::GetLane(ScaleCodes(v, hn::Set(d, amax)));
+    const uint32_t s = hn::GetLane(ScaleCodes(t, hn::Set(d, amax)));
     scales[b] = static_cast<uint8_t>(s);
-    Block16(v, t.enc[s & 0x7F], xb, codes + b * 16);
+    Block16(t, t.enc[s & 0x7F], xb, codes + b * 16);
   }
 }
 
@@ -113,9 +96,8 @@ constexpr size_t kWide = 256;  // columns per pass
 // 16 rows x w columns (w a multiple of Lanes, at most kWide), input rows xs
 // elements apart, code rows cs bytes apart: the amaxes (rows read in
 // order), the scale codes, the multipliers per column, then the same rows.
-void ColPass(const Nvfp4Profile& p, const NvTab& t, const NvV& v, size_t xs,
-             size_t cs, size_t w, const uint32_t* xr, uint8_t* sr,
-             uint8_t* cr) {
+void ColPass(const Nvfp4Profile& p, const NvTab& t, size_t xs, size_t cs,
+             size_t w, const uint32_t* xr, uint8_t* sr, uint8_t* cr) {
   const D16 d;
   const size_t N = hn::Lanes(d);
   HWY_ALIGN uint32_t am[kWide], enc[kWide], sc[kWide];
@@ -131,7 +113,7 @@ void ColPass(const Nvfp4Profile& p, const NvTab& t, const NvV& v, size_t xs,
   }
   for (size_t j = 0; j < w; j += N) {
     const V16 s =
-        hn::And(ScaleCodes(v, hn::Load(d, am + j)), hn::Set(d, 0x7Fu));
+        hn::And(ScaleCodes(t, hn::Load(d, am + j)), hn::Set(d, 0x7Fu));
     hn::Store(s, d, sc + j);
     StoreBytes(s, sr + j);
   }
@@ -140,7 +122,7 @@ void ColPass(const Nvfp4Profile& p, const NvTab& t, const NvV& v, size_t xs,
     const uint32_t* q = xr + i * xs;
     uint8_t* o = cr + i * cs;
     for (size_t j = 0; j < w; j += N)
-      StoreBytes(ElemCodes(v, hn::LoadU(d, q + j), hn::Load(d, enc + j)),
+      StoreBytes(ElemCodes(t, hn::LoadU(d, q + j), hn::Load(d, enc + j)),
                  o + j);
   }
   for (size_t j = 0; j < w; ++j) {
@@ -154,7 +136,6 @@ void ColPass(const Nvfp4Profile& p, const NvTab& t, const NvV& v, size_t xs,
 void NvCols(const Nvfp4Profile& p, const NvTab& t, size_t R, size_t C,
             const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   const size_t N = hn::Lanes(D16());
-  const NvV v = MakeNvV(t);
   // The last C % N columns: copied into 16 x N (zero padded), run there.
   const size_t tail = C % N, whole = C - tail;
   std::vector<uint32_t> tx(tail != 0 ? 16 * N : 0);
@@ -165,13 +146,13 @@ void NvCols(const Nvfp4Profile& p, const NvTab& t, size_t R, size_t C,
     uint8_t* sr = scales + (r0 / 16) * C;
     for (size_t c0 = 0; c0 < whole; c0 += kWide) {
       const size_t w = std::min(kWide, whole - c0);
-      ColPass(p, t, v, C, C, w, xr + c0, sr + c0, cr + c0);
+      ColPass(p, t, C, C, w, xr + c0, sr + c0, cr + c0);
     }
     if (tail == 0) continue;
     for (size_t i = 0; i < 16; ++i)
       for (size_t j = 0; j < N; ++j)
         tx[i * N + j] = j < tail ? xr[i * C + whole + j] : 0u;
-    ColPass(p, t, v, N, N, N, tx.data(), ts.data(), tc.data());
+    ColPass(p, t, N, N, N, tx.data(), ts.data(), tc.data());
     for (size_t j = 0; j < tail; ++j) {
       sr[whole + j] = ts[j];
       for (size_t i = 0; i < 16; ++i) cr[i * C + whole + j] = tc[i * N + j];
@@ -182,7 +163,6 @@ void NvCols(const Nvfp4Profile& p, const NvTab& t, size_t R, size_t C,
 bool Nv2d(const NvTab& t, size_t R, size_t C, const uint32_t* x,
           uint8_t* scales, uint8_t* codes) {
   const D16 d;
-  const NvV v = MakeNvV(t);
   for (size_t r0 = 0; r0 < R; r0 += 16) {
     for (size_t c0 = 0; c0 < C; c0 += 16) {
       const uint32_t* xt = x + r0 * C + c0;
@@ -191,11 +171,11 @@ bool Nv2d(const NvTab& t, size_t R, size_t C, const uint32_t* x,
         amax = std::max(amax, AbsMax(xt + i * C, 16));
       if (amax >= 0x7F800000u) return false;
       const uint8_t s = static_cast<uint8_t>(
-          hn::GetLane(ScaleCodes(v, hn::Set(d, amax))) & 0x7F);
+          hn::GetLane(ScaleCodes(t, hn::Set(d, amax))) & 0x7F);
       const uint32_t enc = t.enc[s];
       for (size_t i = 0; i < 16; ++i) {
         scales[(r0 + i) * (C / 16) + c0 / 16] = s;
-        Block16(v, enc, xt + i * C, codes + (r0 + i) * C + c0);
+        Block16(t, enc, xt + i * C, codes + (r0 + i) * C + c0);
       }
     }
   }
