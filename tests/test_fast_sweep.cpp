@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <string>
 #include <thread>
 #include <vector>
@@ -63,11 +64,18 @@ std::string label(const Combo& c) {
                      c.r.relu);
 }
 
-std::vector<fast::Isa> isas() {
-  std::vector<fast::Isa> v;
-  for (fast::Isa i : {fast::Isa::kScalar, fast::Isa::kAvx2, fast::Isa::kAvx512})
-    if (fast::isa_supported(i)) v.push_back(i);
-  return v;
+// Every ISA this build and CPU dispatch to (emu/fast/isa.h: the scalar
+// path and each Highway target), each checked on its own.
+const std::vector<fast::Isa>& isas() { return fast::isa_available(); }
+
+std::string isa_list() {
+  std::string s;
+  for (fast::Isa i : isas()) {
+    s += fmt::format("{}{}", s.empty() ? "" : ", ", fast::isa_name(i));
+    if (i != fast::Isa::kScalar)
+      s += fmt::format(" ({})", fast::isa_target_name(i));
+  }
+  return s;
 }
 
 struct Range {
@@ -200,6 +208,8 @@ TEST_CASE("sweep kernel matches the reference across binades and specials",
         std::begin(kTargets));
     return against_reference(c, per_target[t]);
   });
+  std::printf("fast sweep: binades and specials checked on %s\n",
+              isa_list().c_str());
 }
 
 TEST_CASE("sweep kernel matches run_plan on whole chunks", "[fast][sweep]") {

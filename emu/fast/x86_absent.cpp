@@ -26,18 +26,6 @@ namespace {
 }
 }  // namespace
 
-bool avx2_run(const Plan&, const uint32_t*, uint8_t*, size_t) {
-  absent("avx2_run");
-}
-bool avx512_run(const Plan&, const uint32_t*, uint8_t*, size_t) {
-  absent("avx512_run");
-}
-uint64_t binade_avx2(const BinadeRun&, uint8_t*, size_t) {
-  absent("binade_avx2");
-}
-uint64_t binade_avx512(const BinadeRun&, uint8_t*, size_t) {
-  absent("binade_avx512");
-}
 void mx_rows_avx512(const MxKern&, size_t, size_t, size_t, const uint32_t*,
                     uint8_t*, uint8_t*) {
   absent("mx_rows_avx512");
