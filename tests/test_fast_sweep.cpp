@@ -25,6 +25,7 @@
 #include "emu/convert.h"
 #include "emu/fast/convert_fast.h"
 #include "emu/fast/sweep.h"
+#include "test_isas.h"
 #include "test_level.h"
 
 using namespace mxc;
@@ -64,19 +65,8 @@ std::string label(const Combo& c) {
                      c.r.relu);
 }
 
-// Every ISA this build and CPU dispatch to (emu/fast/isa.h: the scalar
-// path and each Highway target), each checked on its own.
-const std::vector<fast::Isa>& isas() { return fast::isa_available(); }
-
-std::string isa_list() {
-  std::string s;
-  for (fast::Isa i : isas()) {
-    s += fmt::format("{}{}", s.empty() ? "" : ", ", fast::isa_name(i));
-    if (i != fast::Isa::kScalar)
-      s += fmt::format(" ({})", fast::isa_target_name(i));
-  }
-  return s;
-}
+using test::isa_list;
+using test::isas;
 
 struct Range {
   uint32_t first;
