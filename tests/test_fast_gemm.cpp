@@ -18,6 +18,7 @@
 #include "emu/fast/fdpa_fast.h"
 #include "emu/fast/gemm_fast.h"
 #include "emu/mma/gemm.h"
+#include "test_isas.h"
 #include "test_level.h"
 
 using namespace mxc;
@@ -204,15 +205,6 @@ size_t problems_per_pair() {
   return lv <= 0 ? 2 : lv == 1 ? 12 : 400;
 }
 
-// "scalar (scalar C++), avx2 (AVX2)": what a test ran.
-std::string isa_list(const std::vector<fast::Isa>& isas) {
-  std::string s;
-  for (fast::Isa i : isas)
-    s += fmt::format("{}{} ({})", s.empty() ? "" : ", ", fast::isa_name(i),
-                     fast::isa_target_name(i));
-  return s;
-}
-
 bool kernel_format(Fmt f) {
   return f == Fmt::kE4M3 || f == Fmt::kE5M2 || f == Fmt::kE3M2 ||
          f == Fmt::kE2M3 || f == Fmt::kE2M1;
@@ -225,7 +217,7 @@ TEST_CASE("fast GEMM equals the reference composition on every eligible model",
   SplitMix64 g(0x6E33);
   // Every ISA this build and CPU run: the scalar kernel and each SIMD
   // target of the one Highway source.
-  const std::vector<fast::Isa>& isas = fast::isa_available();
+  const std::vector<fast::Isa>& isas = test::isas();
   const GemmLayout lays[] = {GemmLayout::kTN, GemmLayout::kNN, GemmLayout::kNT,
                              GemmLayout::kTT};
   const int max_chunks = test::level() <= 0 ? 3 : 5;
@@ -287,7 +279,7 @@ TEST_CASE("fast GEMM equals the reference composition on every eligible model",
   }
   INFO(fmt::format("{} of {} elements through mma_dot", all_slow, all_elems));
   CHECK(all_slow * 2 < all_elems);
-  std::printf("fast GEMM: checked on %s\n", isa_list(isas).c_str());
+  std::printf("fast GEMM: checked on %s\n", test::isa_list().c_str());
 }
 
 TEST_CASE("fast GEMM: coverage and the paths it leaves", "[fast][mma][gemm]") {
@@ -337,7 +329,7 @@ TEST_CASE("fast GEMM equals the reference beyond the model table",
                            AccRound::kRneF16};
   // Every ISA this build and CPU run: the scalar kernel and each SIMD
   // target of the one Highway source.
-  const std::vector<fast::Isa>& isas = fast::isa_available();
+  const std::vector<fast::Isa>& isas = test::isas();
   const size_t n = test::level() <= 0 ? 1 : test::level() == 1 ? 3 : 40;
   size_t covered = 0, fails = 0;
   for (const char* base : {"sm100_tcgen05_f8f6f4_f32", "sm100_tcgen05_mxf8f6f4",
@@ -379,5 +371,5 @@ TEST_CASE("fast GEMM equals the reference beyond the model table",
   CHECK(fails == 0);
   CHECK(covered > 0);
   std::printf("fast GEMM parameter sets: checked on %s\n",
-              isa_list(isas).c_str());
+              test::isa_list().c_str());
 }

@@ -22,6 +22,7 @@
 #include "emu/block/quantize.h"
 #include "emu/fast/nvfp4_fast.h"
 #include "emu/fast/quantize_fast.h"
+#include "test_isas.h"
 #include "test_level.h"
 
 using namespace mxc;
@@ -112,7 +113,7 @@ std::vector<uint32_t> below(SplitMix64& g, uint32_t amax, int n) {
 TEST_CASE("fast NVFP4 quantization: blocks equal the reference",
           "[fast][block]") {
   // Every ISA this build and CPU run (kScalar: the portable path).
-  const fast::Isa isa = GENERATE(from_range(fast::isa_available()));
+  const fast::Isa isa = GENERATE(from_range(test::isas()));
   const Switches sw(isa);
   const std::string on =
       fmt::format("fused kernels on {} ({})", fast::isa_name(isa),
@@ -184,7 +185,7 @@ TEST_CASE("fast NVFP4 quantization: blocks equal the reference",
 TEST_CASE("fast NVFP4 quantization: matrices rowwise, columnwise, 2D",
           "[fast][block]") {
   // Every ISA this build and CPU run (kScalar: the portable path).
-  const fast::Isa isa = GENERATE(from_range(fast::isa_available()));
+  const fast::Isa isa = GENERATE(from_range(test::isas()));
   const Switches sw(isa);
   const std::string on =
       fmt::format("fused kernels on {} ({})", fast::isa_name(isa),

@@ -20,6 +20,7 @@
 #include "emu/block/quantize.h"
 #include "emu/block/scale.h"
 #include "emu/fast/quantize_fast.h"
+#include "test_isas.h"
 #include "test_level.h"
 
 using namespace mxc;
@@ -75,7 +76,7 @@ struct FusedSwitch {
 
 TEST_CASE("fast MX quantization: blocks equal the reference", "[fast][block]") {
   // Every ISA this build and CPU run (kScalar: the portable path).
-  const fast::Isa isa = GENERATE(from_range(fast::isa_available()));
+  const fast::Isa isa = GENERATE(from_range(test::isas()));
   const FusedSwitch sw(isa);
   const std::string on =
       fmt::format("fused kernels on {} ({})", fast::isa_name(isa),
@@ -150,7 +151,7 @@ TEST_CASE("fast MX quantization: blocks equal the reference", "[fast][block]") {
 TEST_CASE("fast MX quantization: matrices rowwise and columnwise",
           "[fast][block]") {
   // Every ISA this build and CPU run (kScalar: the portable path).
-  const fast::Isa isa = GENERATE(from_range(fast::isa_available()));
+  const fast::Isa isa = GENERATE(from_range(test::isas()));
   const FusedSwitch sw(isa);
   const std::string on =
       fmt::format("fused kernels on {} ({})", fast::isa_name(isa),

@@ -22,21 +22,6 @@
 #include <string_view>
 #include <vector>
 
-#ifndef MXC_X86_KERNELS
-#define MXC_X86_KERNELS 0
-#endif
-
-// The hand-written x86 kernels not yet ported to Highway use per-function
-// target attributes. AVX-512 means x86-64-v4 (F, BW, CD, DQ, VL).
-#if MXC_X86_KERNELS
-#define MXC_TARGET_AVX2 __attribute__((target("avx2")))
-#define MXC_TARGET_AVX512 \
-  __attribute__((target("avx2,avx512f,avx512bw,avx512cd,avx512dq,avx512vl")))
-#else
-#define MXC_TARGET_AVX2
-#define MXC_TARGET_AVX512
-#endif
-
 namespace mxc::fast {
 
 // Within one architecture, ordered: a kernel asked for an ISA the machine
