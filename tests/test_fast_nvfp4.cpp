@@ -30,7 +30,14 @@ using namespace mxc;
 namespace {
 
 struct Switches {
-  explicit Switches(fast::Isa isa) { fast::set_fused_isa(isa); }
+  explicit Switches(fast::Isa isa)
+      : label(isa == fast::Isa::kScalar
+                  ? std::string("portable path (fused kernels off)")
+                  : fmt::format("fused kernels on {} ({})", fast::isa_name(isa),
+                                fast::isa_target_name(isa))) {
+    fast::set_fused_isa(isa);
+  }
+  std::string label;  // what ran, for messages
   ~Switches() {
     fast::reset_fused_isa();
     fast::set_nvfp4_fast_enabled(true);
@@ -113,12 +120,8 @@ std::vector<uint32_t> below(SplitMix64& g, uint32_t amax, int n) {
 TEST_CASE("fast NVFP4 quantization: blocks equal the reference",
           "[fast][block]") {
   // Every ISA this build and CPU run (kScalar: the portable path).
-  const fast::Isa isa = GENERATE(from_range(test::isas()));
-  const Switches sw(isa);
-  const std::string on =
-      fmt::format("fused kernels on {} ({})", fast::isa_name(isa),
-                  fast::isa_target_name(isa));
-  INFO(on);
+  const Switches sw(GENERATE(from_range(test::isas())));
+  INFO(sw.label);
   SplitMix64 g(0x4F4B);
   const std::vector<uint32_t> scales = tensor_scales(g);
   const size_t reps = test::level() <= 0 ? 1 : test::level() == 1 ? 40 : 400;
@@ -179,18 +182,15 @@ TEST_CASE("fast NVFP4 quantization: blocks equal the reference",
     INFO(fmt::format("{}: {} blocks", p.name, t.cases));
     CHECK(t.fails == 0);
   }
-  std::printf("%s: %s checked\n", "fast NVFP4 quantization blocks", on.c_str());
+  std::printf("%s: %s checked\n", "fast NVFP4 quantization blocks",
+              sw.label.c_str());
 }
 
 TEST_CASE("fast NVFP4 quantization: matrices rowwise, columnwise, 2D",
           "[fast][block]") {
   // Every ISA this build and CPU run (kScalar: the portable path).
-  const fast::Isa isa = GENERATE(from_range(test::isas()));
-  const Switches sw(isa);
-  const std::string on =
-      fmt::format("fused kernels on {} ({})", fast::isa_name(isa),
-                  fast::isa_target_name(isa));
-  INFO(on);
+  const Switches sw(GENERATE(from_range(test::isas())));
+  INFO(sw.label);
   SplitMix64 g(0x4F4C);
   for (const Nvfp4Profile& p : nvfp4_profiles()) {
     if (p.rule == Nvfp4Rule::kTorchao || p.rule == Nvfp4Rule::kTorchaoSingle)
@@ -258,5 +258,5 @@ TEST_CASE("fast NVFP4 quantization: matrices rowwise, columnwise, 2D",
     }
   }
   std::printf("%s: %s checked\n", "fast NVFP4 quantization matrices",
-              on.c_str());
+              sw.label.c_str());
 }

@@ -70,18 +70,21 @@ size_t reps() {
 // Runs the fused kernels on one ISA (Isa::kScalar: the portable path
 // instead); restores the default when a test ends.
 struct FusedSwitch {
-  explicit FusedSwitch(fast::Isa isa) { fast::set_fused_isa(isa); }
+  explicit FusedSwitch(fast::Isa isa)
+      : label(isa == fast::Isa::kScalar
+                  ? std::string("portable path (fused kernels off)")
+                  : fmt::format("fused kernels on {} ({})", fast::isa_name(isa),
+                                fast::isa_target_name(isa))) {
+    fast::set_fused_isa(isa);
+  }
   ~FusedSwitch() { fast::reset_fused_isa(); }
+  std::string label;  // what ran, for messages
 };
 
 TEST_CASE("fast MX quantization: blocks equal the reference", "[fast][block]") {
   // Every ISA this build and CPU run (kScalar: the portable path).
-  const fast::Isa isa = GENERATE(from_range(test::isas()));
-  const FusedSwitch sw(isa);
-  const std::string on =
-      fmt::format("fused kernels on {} ({})", fast::isa_name(isa),
-                  fast::isa_target_name(isa));
-  INFO(on);
+  const FusedSwitch sw(GENERATE(from_range(test::isas())));
+  INFO(sw.label);
   SplitMix64 g(0x9A17);
   for (const MxProfile& p : mx_profiles()) {
     for (Fmt elem : kElems) {
@@ -145,18 +148,15 @@ TEST_CASE("fast MX quantization: blocks equal the reference", "[fast][block]") {
       CHECK(t.fails == 0);
     }
   }
-  std::printf("%s: %s checked\n", "fast MX quantization blocks", on.c_str());
+  std::printf("%s: %s checked\n", "fast MX quantization blocks",
+              sw.label.c_str());
 }
 
 TEST_CASE("fast MX quantization: matrices rowwise and columnwise",
           "[fast][block]") {
   // Every ISA this build and CPU run (kScalar: the portable path).
-  const fast::Isa isa = GENERATE(from_range(test::isas()));
-  const FusedSwitch sw(isa);
-  const std::string on =
-      fmt::format("fused kernels on {} ({})", fast::isa_name(isa),
-                  fast::isa_target_name(isa));
-  INFO(on);
+  const FusedSwitch sw(GENERATE(from_range(test::isas())));
+  INFO(sw.label);
   SplitMix64 g(0x9A18);
   for (const MxProfile& p : mx_profiles()) {
     for (Fmt elem : kElems) {
@@ -216,5 +216,6 @@ TEST_CASE("fast MX quantization: matrices rowwise and columnwise",
       }
     }
   }
-  std::printf("%s: %s checked\n", "fast MX quantization matrices", on.c_str());
+  std::printf("%s: %s checked\n", "fast MX quantization matrices",
+              sw.label.c_str());
 }
