@@ -20,6 +20,7 @@ file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/mxconformConfig.cmake.in [=[
 @PACKAGE_INIT@
 include(CMakeFindDependencyMacro)
 find_dependency(Boost 1.74)  # mxc_emu's exact Dot uses Boost.Multiprecision
+find_dependency(hwy 1.0)  # mxc_emu's SIMD kernels link libhwy (runtime dispatch)
 include("${CMAKE_CURRENT_LIST_DIR}/mxconformTargets.cmake")
 check_required_components(mxconform)
 ]=])

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <stdexcept>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "emu/fast/fdpa_fast.h"
 #include "emu/fast/gemm_fast.h"
 #include "emu/mma/gemm.h"
+#include "test_isas.h"
 #include "test_level.h"
 
 using namespace mxc;
@@ -213,9 +215,9 @@ bool kernel_format(Fmt f) {
 TEST_CASE("fast GEMM equals the reference composition on every eligible model",
           "[fast][mma][gemm]") {
   SplitMix64 g(0x6E33);
-  std::vector<fast::Isa> isas = {fast::Isa::kScalar};
-  if (fast::best_gemm_isa() == fast::Isa::kAvx512)
-    isas.push_back(fast::Isa::kAvx512);
+  // Every ISA this build and CPU run: the scalar kernel and each SIMD
+  // target of the one Highway source.
+  const std::vector<fast::Isa>& isas = test::isas();
   const GemmLayout lays[] = {GemmLayout::kTN, GemmLayout::kNN, GemmLayout::kNT,
                              GemmLayout::kTT};
   const int max_chunks = test::level() <= 0 ? 3 : 5;
@@ -277,6 +279,7 @@ TEST_CASE("fast GEMM equals the reference composition on every eligible model",
   }
   INFO(fmt::format("{} of {} elements through mma_dot", all_slow, all_elems));
   CHECK(all_slow * 2 < all_elems);
+  std::printf("fast GEMM: checked on %s\n", test::isa_list().c_str());
 }
 
 TEST_CASE("fast GEMM: coverage and the paths it leaves", "[fast][mma][gemm]") {
@@ -324,9 +327,9 @@ TEST_CASE("fast GEMM equals the reference beyond the model table",
                       Fmt::kE2M1};
   const AccRound rhos[] = {AccRound::kRzF32, AccRound::kRzE8M13,
                            AccRound::kRneF16};
-  std::vector<fast::Isa> isas = {fast::Isa::kScalar};
-  if (fast::best_gemm_isa() == fast::Isa::kAvx512)
-    isas.push_back(fast::Isa::kAvx512);
+  // Every ISA this build and CPU run: the scalar kernel and each SIMD
+  // target of the one Highway source.
+  const std::vector<fast::Isa>& isas = test::isas();
   const size_t n = test::level() <= 0 ? 1 : test::level() == 1 ? 3 : 40;
   size_t covered = 0, fails = 0;
   for (const char* base : {"sm100_tcgen05_f8f6f4_f32", "sm100_tcgen05_mxf8f6f4",
@@ -367,4 +370,6 @@ TEST_CASE("fast GEMM equals the reference beyond the model table",
   }
   CHECK(fails == 0);
   CHECK(covered > 0);
+  std::printf("fast GEMM parameter sets: checked on %s\n",
+              test::isa_list().c_str());
 }

@@ -6,20 +6,23 @@
 // underflow to 0, zero, subnormal, FLT_MAX, random bit patterns), the named
 // corner blocks, every random block class, block amax in every binade,
 // random bit patterns, odd block lengths; and matrices rowwise, columnwise
-// (odd widths) and in 16x16 tiles. Each check runs with the fused AVX-512
-// kernels (where the CPU has them) and with the portable path.
+// (odd widths) and in 16x16 tiles. Each check runs on every ISA the build
+// and the CPU have: the fused kernels (one Highway source) on each SIMD
+// target, and the portable path (Isa::kScalar).
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <string>
 #include <vector>
 
+#include "byte_diff.h"
 #include "conformance/block_cases.h"
 #include "conformance/splitmix64.h"
 #include "emu/block/quantize.h"
 #include "emu/fast/nvfp4_fast.h"
 #include "emu/fast/quantize_fast.h"
-#include "byte_diff.h"
+#include "test_isas.h"
 #include "test_level.h"
 
 using namespace mxc;
@@ -27,9 +30,16 @@ using namespace mxc;
 namespace {
 
 struct Switches {
-  explicit Switches(bool fused) { fast::set_fused_enabled(fused); }
+  explicit Switches(fast::Isa isa)
+      : label(isa == fast::Isa::kScalar
+                  ? std::string("portable path (fused kernels off)")
+                  : fmt::format("fused kernels on {} ({})", fast::isa_name(isa),
+                                fast::isa_target_name(isa))) {
+    fast::set_fused_isa(isa);
+  }
+  std::string label;  // what ran, for messages
   ~Switches() {
-    fast::set_fused_enabled(true);
+    fast::reset_fused_isa();
     fast::set_nvfp4_fast_enabled(true);
   }
 };
@@ -109,9 +119,9 @@ std::vector<uint32_t> below(SplitMix64& g, uint32_t amax, int n) {
 
 TEST_CASE("fast NVFP4 quantization: blocks equal the reference",
           "[fast][block]") {
-  const bool fused = GENERATE(true, false);
-  const Switches sw(fused);
-  INFO(fmt::format("fused kernels {}", fused ? "on" : "off"));
+  // Every ISA this build and CPU run (kScalar: the portable path).
+  const Switches sw(GENERATE(from_range(test::isas())));
+  INFO(sw.label);
   SplitMix64 g(0x4F4B);
   const std::vector<uint32_t> scales = tensor_scales(g);
   const size_t reps = test::level() <= 0 ? 1 : test::level() == 1 ? 40 : 400;
@@ -120,8 +130,8 @@ TEST_CASE("fast NVFP4 quantization: blocks equal the reference",
       // torchao, ModelOpt: not implemented by the fast path; it must decline.
       uint8_t sc = 0, codes[16] = {};
       const std::vector<uint32_t> blk(16, 0x3F800000u);
-      CHECK_FALSE(fast::nvfp4_quantize_block(p, 0x3F800000u, blk.data(), 16,
-                                             sc, codes));
+      CHECK_FALSE(fast::nvfp4_quantize_block(p, 0x3F800000u, blk.data(), 16, sc,
+                                             codes));
       continue;
     }
     Tally t;
@@ -172,13 +182,15 @@ TEST_CASE("fast NVFP4 quantization: blocks equal the reference",
     INFO(fmt::format("{}: {} blocks", p.name, t.cases));
     CHECK(t.fails == 0);
   }
+  std::printf("%s: %s checked\n", "fast NVFP4 quantization blocks",
+              sw.label.c_str());
 }
 
 TEST_CASE("fast NVFP4 quantization: matrices rowwise, columnwise, 2D",
           "[fast][block]") {
-  const bool fused = GENERATE(true, false);
-  const Switches sw(fused);
-  INFO(fmt::format("fused kernels {}", fused ? "on" : "off"));
+  // Every ISA this build and CPU run (kScalar: the portable path).
+  const Switches sw(GENERATE(from_range(test::isas())));
+  INFO(sw.label);
   SplitMix64 g(0x4F4C);
   for (const Nvfp4Profile& p : nvfp4_profiles()) {
     if (p.rule != Nvfp4Rule::kTe && p.rule != Nvfp4Rule::kCutlass)
@@ -245,4 +257,6 @@ TEST_CASE("fast NVFP4 quantization: matrices rowwise, columnwise, 2D",
       }
     }
   }
+  std::printf("%s: %s checked\n", "fast NVFP4 quantization matrices",
+              sw.label.c_str());
 }

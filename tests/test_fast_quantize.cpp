@@ -4,20 +4,23 @@
 // every MX profile and element format: the named corner blocks, the random
 // block classes, blocks with amax in every binade (and near the element's
 // max times every power of two), random bit patterns, and whole matrices
-// rowwise and columnwise. Each test runs twice: with the fused AVX-512
-// kernels (where the CPU has them) and with the portable staged path.
+// rowwise and columnwise. Each test runs on every ISA the build and the CPU
+// have: the fused kernels (one Highway source) on each SIMD target, and the
+// portable staged path (Isa::kScalar).
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <string>
 #include <vector>
 
+#include "byte_diff.h"
 #include "conformance/block_cases.h"
 #include "conformance/splitmix64.h"
 #include "emu/block/quantize.h"
 #include "emu/block/scale.h"
 #include "emu/fast/quantize_fast.h"
-#include "byte_diff.h"
+#include "test_isas.h"
 #include "test_level.h"
 
 using namespace mxc;
@@ -64,16 +67,24 @@ size_t reps() {
 
 }  // namespace
 
-// Restores the fused kernels when a test ends.
+// Runs the fused kernels on one ISA (Isa::kScalar: the portable path
+// instead); restores the default when a test ends.
 struct FusedSwitch {
-  explicit FusedSwitch(bool on) { fast::set_fused_enabled(on); }
-  ~FusedSwitch() { fast::set_fused_enabled(true); }
+  explicit FusedSwitch(fast::Isa isa)
+      : label(isa == fast::Isa::kScalar
+                  ? std::string("portable path (fused kernels off)")
+                  : fmt::format("fused kernels on {} ({})", fast::isa_name(isa),
+                                fast::isa_target_name(isa))) {
+    fast::set_fused_isa(isa);
+  }
+  ~FusedSwitch() { fast::reset_fused_isa(); }
+  std::string label;  // what ran, for messages
 };
 
 TEST_CASE("fast MX quantization: blocks equal the reference", "[fast][block]") {
-  const bool fused = GENERATE(true, false);
-  const FusedSwitch sw(fused);
-  INFO(fmt::format("fused kernels {}", fused ? "on" : "off"));
+  // Every ISA this build and CPU run (kScalar: the portable path).
+  const FusedSwitch sw(GENERATE(from_range(test::isas())));
+  INFO(sw.label);
   SplitMix64 g(0x9A17);
   for (const MxProfile& p : mx_profiles()) {
     for (Fmt elem : kElems) {
@@ -137,13 +148,15 @@ TEST_CASE("fast MX quantization: blocks equal the reference", "[fast][block]") {
       CHECK(t.fails == 0);
     }
   }
+  std::printf("%s: %s checked\n", "fast MX quantization blocks",
+              sw.label.c_str());
 }
 
 TEST_CASE("fast MX quantization: matrices rowwise and columnwise",
           "[fast][block]") {
-  const bool fused = GENERATE(true, false);
-  const FusedSwitch sw(fused);
-  INFO(fmt::format("fused kernels {}", fused ? "on" : "off"));
+  // Every ISA this build and CPU run (kScalar: the portable path).
+  const FusedSwitch sw(GENERATE(from_range(test::isas())));
+  INFO(sw.label);
   SplitMix64 g(0x9A18);
   for (const MxProfile& p : mx_profiles()) {
     for (Fmt elem : kElems) {
@@ -203,4 +216,6 @@ TEST_CASE("fast MX quantization: matrices rowwise and columnwise",
       }
     }
   }
+  std::printf("%s: %s checked\n", "fast MX quantization matrices",
+              sw.label.c_str());
 }

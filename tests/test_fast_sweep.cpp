@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <string>
 #include <thread>
 #include <vector>
@@ -24,6 +25,7 @@
 #include "emu/convert.h"
 #include "emu/fast/convert_fast.h"
 #include "emu/fast/sweep.h"
+#include "test_isas.h"
 #include "test_level.h"
 
 using namespace mxc;
@@ -63,12 +65,8 @@ std::string label(const Combo& c) {
                      c.r.relu);
 }
 
-std::vector<fast::Isa> isas() {
-  std::vector<fast::Isa> v;
-  for (fast::Isa i : {fast::Isa::kScalar, fast::Isa::kAvx2, fast::Isa::kAvx512})
-    if (fast::isa_supported(i)) v.push_back(i);
-  return v;
-}
+using test::isa_list;
+using test::isas;
 
 struct Range {
   uint32_t first;
@@ -200,6 +198,8 @@ TEST_CASE("sweep kernel matches the reference across binades and specials",
         std::begin(kTargets));
     return against_reference(c, per_target[t]);
   });
+  std::printf("fast sweep: binades and specials checked on %s\n",
+              isa_list().c_str());
 }
 
 TEST_CASE("sweep kernel matches run_plan on whole chunks", "[fast][sweep]") {

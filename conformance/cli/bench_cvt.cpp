@@ -31,13 +31,16 @@ struct ConvCase {
   const char* cuda_name;
 };
 
+// *ran: the ISA run_plan ran on (what the row's [brackets] name).
 double time_fast(fast::Isa isa, Fmt to, const RoundSpec& r,
-                 const std::vector<uint32_t>& in, size_t reps, uint64_t& sink) {
+                 const std::vector<uint32_t>& in, size_t reps, uint64_t& sink,
+                 fast::Isa* ran = nullptr) {
   std::vector<uint8_t> out(in.size());
   const fast::Plan p = fast::make_plan(to, r);
   return seconds([&] {
     for (size_t k = 0; k < reps; ++k) {
-      fast::run_plan(p, isa, in.data(), out.data(), in.size());
+      const fast::Isa did = fast::run_plan(p, isa, in.data(), out.data(), in.size());
+      if (ran != nullptr) *ran = did;
       sink += out[k % out.size()];
     }
   });
@@ -92,14 +95,15 @@ void conversion_rows(size_t scale, SplitMix64& g) {
     RoundSpec r;
     r.mode = c.mode;
     r.overflow = c.overflow;
-    const std::string what =
-        fmt::format("cvt f32->{} {} sat [{}]", desc(c.to).name,
-                    round_name(c.mode), fast::isa_name(best));
     const bool direct = cuda_oracle::batch_function(c.to, r) != nullptr;
     const std::string base = direct
                                  ? fmt::format("CUDA {} (inlined)", c.cuda_name)
                                  : std::string("reference mxc::convert");
-    const double t = time_fast(best, c.to, r, rnd, reps, sink);
+    fast::Isa ran = best;
+    const double t = time_fast(best, c.to, r, rnd, reps, sink, &ran);
+    const std::string what =
+        fmt::format("cvt f32->{} {} sat [{}]", desc(c.to).name,
+                    round_name(c.mode), fast::isa_name(ran));
     row(what.c_str(), items, t, base.c_str(), items, baseline(c.to, r, rnd));
     if (c.to == Fmt::kE4M3) {
       // The same on sweep-ordered inputs (CUDA's branches predict well),
@@ -108,11 +112,12 @@ void conversion_rows(size_t scale, SplitMix64& g) {
       row("  same, sweep-ordered inputs", items,
           time_fast(best, c.to, r, seq, reps, sink), base.c_str(), items,
           baseline(c.to, r, seq));
-      for (fast::Isa isa : {fast::Isa::kAvx2, fast::Isa::kScalar}) {
-        if (isa == best || !fast::isa_supported(isa)) continue;
-        row(fmt::format("  same, {}", fast::isa_name(isa)).c_str(), items,
-            time_fast(isa, c.to, r, rnd, reps, sink), base.c_str(), items,
-            baseline(c.to, r, rnd));
+      const auto& isas = fast::isa_available();  // every other ISA here
+      for (auto it = isas.rbegin(); it != isas.rend(); ++it) {
+        if (*it == best) continue;
+        const double ti = time_fast(*it, c.to, r, rnd, reps, sink, &ran);
+        row(fmt::format("  same, {}", fast::isa_name(ran)).c_str(), items, ti,
+            base.c_str(), items, baseline(c.to, r, rnd));
       }
       if (cuda) {
         row("  same", items, t, "CUDA via cuda_oracle::convert", items,
@@ -140,7 +145,10 @@ void conversion_rows(size_t scale, SplitMix64& g) {
 void sweep_rows(size_t scale) {
   const uint64_t len = uint64_t{1} << std::min<size_t>(24 + scale, 32);
   const fast::Isa best = fast::best_convert_isa();
-  const fast::Isa base_isa = fast::best_isa();  // AVX2 or scalar
+  // The generic baseline: the best ISA below AVX-512 (the sweep before the
+  // kernel ran on AVX2), elsewhere the best.
+  const fast::Isa base_isa =
+      best == fast::Isa::kAvx512 ? fast::isa_below(best) : best;
   using K = fast::SweepKernel;
   bool sums_agree = true;
   uint64_t want = 0;
@@ -170,8 +178,10 @@ void sweep_rows(size_t scale) {
                   fast::isa_name(best))
           .c_str(),
       double(len), tb, base.c_str(), double(len), tg);
-  for (fast::Isa isa : {fast::Isa::kAvx2, fast::Isa::kScalar}) {
-    if (isa == best || !fast::isa_supported(isa)) continue;
+  const auto& isas = fast::isa_available();  // every other ISA here
+  for (auto it = isas.rbegin(); it != isas.rend(); ++it) {
+    const fast::Isa isa = *it;
+    if (isa == best) continue;
     row(fmt::format("  same, [kernel, {}]", fast::isa_name(isa)).c_str(),
         double(len), run(e4, r, 1, isa, K::kBinade, len, false), base.c_str(),
         double(len), tg);

@@ -61,7 +61,7 @@ void quant_set(const std::vector<uint32_t>& x, size_t cols, int reps,
     for (bool colwise : {false, true}) {
       for (bool fused : {true, false}) {
         if (!fused && !with_portable) continue;
-        fast::set_fused_enabled(fused);
+        fast::set_fused_isa(fused ? fast::best_isa() : fast::Isa::kScalar);
         const int R = int(rows), C = int(cols);
         const double t = best3([&] {
           for (int rep = 0; rep < reps; ++rep) {
@@ -87,12 +87,12 @@ void quant_set(const std::vector<uint32_t>& x, size_t cols, int reps,
             sink += codes[static_cast<size_t>(rep)] + scales[0];
           }
         });
-        fast::set_fused_enabled(true);
-        // The fused kernels run on AVX-512; the portable path stages on
-        // AVX2 and converts on the best conversion ISA.
-        const fast::Isa isa = fused && fast::isa_supported(fast::Isa::kAvx512)
-                                  ? fast::Isa::kAvx512
-                                  : fast::best_convert_isa();
+        fast::reset_fused_isa();
+        // The fused kernels run on the best ISA (one Highway source); the
+        // portable path stages on AVX2 and converts on the best conversion
+        // ISA.
+        const fast::Isa isa =
+            fused ? fast::fused_isa() : fast::best_convert_isa();
         const std::string what =
             fused ? fmt::format("quantize {} {} {} {} [{}]", q.profile, q.label,
                                 colwise ? "col" : "row", where,

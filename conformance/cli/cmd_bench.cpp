@@ -34,8 +34,9 @@ int run(size_t scale, const std::string& only) {
   // Each row names in [brackets] the ISA its fast path ran on.
   const char* forced = fast::isa_forced();
   fmt::print(
-      "kernels compiled for: {}; best here: {}{}\n", fast::isa_compiled_list(),
-      fast::isa_name(fast::best_convert_isa()),
+      "kernels compiled for: {}; best here: {} ({}){}\n",
+      fast::isa_compiled_list(), fast::isa_name(fast::best_convert_isa()),
+      fast::isa_target_name(fast::best_convert_isa()),
       *forced != '\0' ? fmt::format(" (MXC_ISA={})", forced) : std::string());
   fmt::print("{:<40} {:>14}   {:<28} {:>14}   ratio\n", "fast path", "rate",
              "baseline", "rate");

@@ -119,27 +119,27 @@ uint8_t run_plan_one(const Plan& p, uint32_t x) {
                               (neg ? p.sign_bit : 0u));
 }
 
-void run_plan(const Plan& p, Isa isa, const uint32_t* in, uint8_t* out,
-              size_t n) {
-  if (p.covered && isa == Isa::kAvx512 && isa_supported(Isa::kAvx512) &&
-      detail::avx512_run(p, in, out, n)) {
-    return;
+Isa run_plan(const Plan& p, Isa isa, const uint32_t* in, uint8_t* out,
+             size_t n) {
+  // An ISA the machine lacks (or MXC_ISA excludes): the best one below.
+  if (isa != Isa::kScalar && !isa_supported(isa)) isa = isa_below(isa);
+  size_t done = 0;
+  if (p.covered && isa != Isa::kScalar) {
+    if (p.e8m0) done = detail::e8m0_blocks(isa, p, in, out, n);
+    if (done == 0) done = detail::convert_blocks(isa, p, in, out, n);
   }
-  if (p.covered && isa != Isa::kScalar && isa_supported(Isa::kAvx2) &&
-      detail::avx2_run(p, in, out, n)) {
-    return;
-  }
-  for (size_t i = 0; i < n; ++i) out[i] = run_plan_one(p, in[i]);
+  for (size_t i = done; i < n; ++i) out[i] = run_plan_one(p, in[i]);
+  return done > 0 ? isa : Isa::kScalar;
 }
 
-void convert_f32_batch(Isa isa, Fmt to, const RoundSpec& r, const uint32_t* in,
-                       uint8_t* out, size_t n) {
-  run_plan(make_plan(to, r), isa, in, out, n);
+Isa convert_f32_batch(Isa isa, Fmt to, const RoundSpec& r, const uint32_t* in,
+                      uint8_t* out, size_t n) {
+  return run_plan(make_plan(to, r), isa, in, out, n);
 }
 
-void convert_f32_batch(Fmt to, const RoundSpec& r, const uint32_t* in,
-                       uint8_t* out, size_t n) {
-  convert_f32_batch(best_convert_isa(), to, r, in, out, n);
+Isa convert_f32_batch(Fmt to, const RoundSpec& r, const uint32_t* in,
+                      uint8_t* out, size_t n) {
+  return convert_f32_batch(best_convert_isa(), to, r, in, out, n);
 }
 
 namespace detail {

@@ -1,6 +1,8 @@
 // Fast f32 -> narrow-format conversions (issue 7, docs/performance.md):
-// a branch-free integer formulation of the rounding core, with AVX2 and
-// AVX-512 paths chosen at run time (emu/fast/isa.h) and a scalar fallback. Every result is bit-identical to mxc::convert (the
+// a branch-free integer formulation of the rounding core, written once for
+// every SIMD target with Highway (emu/fast/convert_hwy.cpp,
+// convert_e8m0_hwy.cpp), the target chosen at run time (emu/fast/isa.h),
+// and a scalar path (run_plan_one). Every result is bit-identical to mxc::convert (the
 // reference, emu/convert.h); tests/test_fast_convert.cpp checks this on the
 // structured case set and, at MXC_TEST_LEVEL=2, on all 2^32 inputs.
 #pragma once
@@ -21,11 +23,12 @@ namespace mxc::fast {
 bool covers(Fmt to, const RoundSpec& r);
 
 // out[i] = convert(kF32, to, in[i], r) for i < n, on best_convert_isa().
-void convert_f32_batch(Fmt to, const RoundSpec& r, const uint32_t* in,
-                       uint8_t* out, size_t n);
+// Returns the ISA that ran (kScalar when no SIMD kernel took the inputs).
+Isa convert_f32_batch(Fmt to, const RoundSpec& r, const uint32_t* in,
+                      uint8_t* out, size_t n);
 // The same on a chosen ISA (one the machine lacks runs on the next below).
-void convert_f32_batch(Isa isa, Fmt to, const RoundSpec& r, const uint32_t* in,
-                       uint8_t* out, size_t n);
+Isa convert_f32_batch(Isa isa, Fmt to, const RoundSpec& r, const uint32_t* in,
+                      uint8_t* out, size_t n);
 
 // A prepared conversion: the per-(format, spec) constants computed once, for
 // callers that convert many short batches (block quantization, sweeps).
@@ -46,8 +49,9 @@ struct Plan {
   uint8_t nan = 0;
 };
 Plan make_plan(Fmt to, const RoundSpec& r);
-void run_plan(const Plan& p, Isa isa, const uint32_t* in, uint8_t* out,
-              size_t n);
+// Returns the ISA that ran, as convert_f32_batch.
+Isa run_plan(const Plan& p, Isa isa, const uint32_t* in, uint8_t* out,
+             size_t n);
 uint8_t run_plan_one(const Plan& p, uint32_t x);
 
 namespace detail {
@@ -57,8 +61,16 @@ namespace detail {
 // sign bit (0 under .relu, the same for an unsigned target), so overflow,
 // Inf and NaN fold into one unsigned min plus a NaN blend.
 bool fp_specials_fold(const Plan& p);
-bool avx2_run(const Plan& p, const uint32_t* in, uint8_t* out, size_t n);
-bool avx512_run(const Plan& p, const uint32_t* in, uint8_t* out, size_t n);
+// The Highway kernels on `isa` (isa_supported, not kScalar): out[i] for
+// the first inputs, a whole number of vectors; they return how many (0
+// when the plan is not one they take). convert_hwy.cpp: every covered plan;
+// convert_e8m0_hwy.cpp: E8M0 plans whose specials fold into a min.
+size_t convert_blocks(Isa isa, const Plan& p, const uint32_t* in,
+                      uint8_t* out, size_t n);
+size_t e8m0_blocks(Isa isa, const Plan& p, const uint32_t* in, uint8_t* out,
+                   size_t n);
+// The HWY_TARGET of the code convert_blocks runs for `isa`.
+int64_t convert_target(Isa isa);
 }  // namespace detail
 
 }  // namespace mxc::fast

@@ -383,7 +383,9 @@ uint32_t block_scalar(const GemmPlan& p, size_t m, size_t nb, uint32_t* c) {
 }  // namespace gemm_detail
 
 Isa best_gemm_isa() {
-  return isa_supported(Isa::kAvx512) ? Isa::kAvx512 : Isa::kScalar;
+  const Isa isa = best_isa();
+  return isa != Isa::kScalar && gemm_detail::simd_fits(isa) ? isa
+                                                            : Isa::kScalar;
 }
 
 bool gemm_covers(const MmaModel& m, const GemmProblem& p) {
@@ -431,7 +433,8 @@ bool gemm_covers(const MmaModel& m, const GemmProblem& p) {
 std::vector<uint64_t> gemm_fast(const MmaModel& mdl, const GemmProblem& p,
                                 Isa isa, size_t* fallbacks) {
   const GemmPlan pl = make_gemm_plan(mdl, p);
-  const bool avx = isa == Isa::kAvx512 && isa_supported(Isa::kAvx512);
+  const bool simd =
+      isa != Isa::kScalar && isa_supported(isa) && gemm_detail::simd_fits(isa);
   const size_t M = pl.M, N = pl.N;
   const uint64_t c_wide =
       pl.c_fmt == Fmt::kF32 ? ~uint64_t{0xFFFFFFFF} : ~uint64_t{0xFFFF};
@@ -449,8 +452,8 @@ std::vector<uint64_t> gemm_fast(const MmaModel& mdl, const GemmProblem& p,
         if ((v & c_wide) != 0) bad |= 1u << lane;
         c[lane] = static_cast<uint32_t>(v & ~c_wide);
       }
-      bad |= avx ? gemm_detail::block_avx512(pl, m, nb, c)
-                 : gemm_detail::block_scalar(pl, m, nb, c);
+      bad |= simd ? gemm_detail::block_simd(isa, pl, m, nb, c)
+                  : gemm_detail::block_scalar(pl, m, nb, c);
       for (int lane = 0; lane < kLanes; ++lane) {
         const size_t n = nb * kLanes + static_cast<size_t>(lane);
         if (n >= N) break;

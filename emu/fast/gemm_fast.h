@@ -2,8 +2,8 @@
 // docs/performance.md): gemm() (emu/mma/gemm.h) hands a whole problem here
 // when gemm_covers holds. A is decoded once per row and B once per column
 // (scales folded in per block), then every output element's chain of FDPAs
-// runs on the decoded arrays, 16 output columns at a time (AVX-512, or a
-// scalar loop): e_max over the chunk, aligned truncated terms summed in
+// runs on the decoded arrays, 16 output columns at a time (one Highway
+// source for every SIMD ISA, or a scalar loop): e_max over the chunk, aligned truncated terms summed in
 // integers, the model's rounding (detail::finish_sum / fdpa_round_sum).
 // An element whose chain meets a NaN, an Inf, a code wider than its format
 // or a sum of zeros that needs the signs goes to mma_dot (the reference
@@ -25,12 +25,12 @@ namespace mxc::fast {
 // scales, where the integer sums provably fit their lanes.
 bool gemm_covers(const MmaModel& m, const GemmProblem& p);
 
-// The best ISA gemm_fast has here: kAvx512 (AVX-512 F, BW, CD, DQ, VL) or
-// kScalar.
+// The best ISA gemm_fast has here: the best ISA allowed (emu/fast/isa.h)
+// or kScalar.
 Isa best_gemm_isa();
 
-// D as gemm() returns it, for a covered problem, on `isa` (kAvx2 runs the
-// scalar kernel; an ISA the machine lacks runs kScalar). `fallbacks`, when
+// D as gemm() returns it, for a covered problem, on `isa` (an ISA the
+// machine lacks runs kScalar). `fallbacks`, when
 // given, receives the number of elements computed by mma_dot instead.
 std::vector<uint64_t> gemm_fast(const MmaModel& m, const GemmProblem& p,
                                 Isa isa, size_t* fallbacks = nullptr);

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "emu/fast/isa.h"
 #include "emu/format.h"
 #include "emu/mma/fdpa.h"
 
@@ -59,9 +60,13 @@ struct GemmPlan {
 
 // Runs the chains of row m against column block nb: c[kLanes] holds C in
 // (c_fmt bits) and D out. Returns the lanes whose result must come from the
-// reference instead.
+// reference instead. block_simd: one Highway source (gemm_hwy.cpp) run on
+// `isa` (isa_supported, not kScalar, simd_fits).
 uint32_t block_scalar(const GemmPlan& p, size_t m, size_t nb, uint32_t* c);
-uint32_t block_avx512(const GemmPlan& p, size_t m, size_t nb, uint32_t* c);
+uint32_t block_simd(Isa isa, const GemmPlan& p, size_t m, size_t nb,
+                    uint32_t* c);
+// Whether isa's vectors (at most kLanes int32 lanes) divide kLanes.
+bool simd_fits(Isa isa);
 
 // The end of one chunk for one lane: S * 2^q exactly (S != 0), or S == 0
 // with `any_nonzero` (some term not a zero term: the result is +0). False:

@@ -11,6 +11,7 @@
 #include "emu/convert.h"
 #include "emu/fast/convert_fast.h"
 #include "emu/fast/nvfp4_fused.h"
+#include "emu/fast/quantize_fast.h"
 #include "emu/round_pack.h"
 
 namespace mxc::fast {
@@ -112,7 +113,7 @@ bool covered(uint32_t s_enc) {
   return s_enc < 0x7F800000u && enabled().load(std::memory_order_relaxed);
 }
 
-bool use_avx512() { return avx512_ok() && plans().inf_sat; }
+bool use_simd() { return fast::fused_isa() != Isa::kScalar && plans().inf_sat; }
 
 }  // namespace
 
@@ -179,14 +180,15 @@ bool nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
 bool nvfp4_quantize_rowwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                             int cols, const uint32_t* x, uint8_t* scales,
                             uint8_t* codes) {
-  if (!rule_covered(p) || !detail::covered(s_enc) || rows <= 0 || cols <= 0 || cols % 16 != 0)
+  if (!rule_covered(p) || !detail::covered(s_enc) || rows <= 0 || cols <= 0 ||
+      cols % 16 != 0)
     return false;
   NvTab t;
   detail::init(t, p, s_enc);
   t.fill_all();
   const size_t nb = static_cast<size_t>(rows) * static_cast<size_t>(cols) / 16;
-  if (detail::use_avx512()) {
-    detail::nv_rows_avx512(p, t, nb, x, scales, codes);
+  if (detail::use_simd()) {
+    detail::nv_rows_simd(fast::fused_isa(), p, t, nb, x, scales, codes);
     return true;
   }
   for (size_t b = 0; b < nb; ++b) {
@@ -201,14 +203,15 @@ bool nvfp4_quantize_rowwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
 bool nvfp4_quantize_colwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                             int cols, const uint32_t* x, uint8_t* scales,
                             uint8_t* codes) {
-  if (!rule_covered(p) || !detail::covered(s_enc) || rows <= 0 || cols <= 0 || rows % 16 != 0)
+  if (!rule_covered(p) || !detail::covered(s_enc) || rows <= 0 || cols <= 0 ||
+      rows % 16 != 0)
     return false;
   NvTab t;
   detail::init(t, p, s_enc);
   t.fill_all();
   const size_t R = static_cast<size_t>(rows), C = static_cast<size_t>(cols);
-  if (detail::use_avx512()) {
-    detail::nv_cols_avx512(p, t, R, C, x, scales, codes);
+  if (detail::use_simd()) {
+    detail::nv_cols_simd(fast::fused_isa(), p, t, R, C, x, scales, codes);
     return true;
   }
   for (size_t r0 = 0; r0 < R; r0 += 16) {
@@ -226,15 +229,15 @@ bool nvfp4_quantize_colwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
 bool nvfp4_quantize_2d(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                        int cols, const uint32_t* x, uint8_t* scales,
                        uint8_t* codes) {
-  if (!rule_covered(p) || !detail::covered(s_enc) || rows <= 0 || cols <= 0 || rows % 16 != 0 ||
-      cols % 16 != 0)
+  if (!rule_covered(p) || !detail::covered(s_enc) || rows <= 0 || cols <= 0 ||
+      rows % 16 != 0 || cols % 16 != 0)
     return false;
   NvTab t;
   detail::init(t, p, s_enc);
   t.fill_all();
   const size_t R = static_cast<size_t>(rows), C = static_cast<size_t>(cols);
-  if (detail::use_avx512())
-    return detail::nv_2d_avx512(t, R, C, x, scales, codes);
+  if (detail::use_simd())
+    return detail::nv_2d_simd(fast::fused_isa(), t, R, C, x, scales, codes);
   for (size_t r0 = 0; r0 < R; r0 += 16) {
     for (size_t c0 = 0; c0 < C; c0 += 16) {
       uint32_t amax = 0;

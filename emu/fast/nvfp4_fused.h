@@ -38,15 +38,17 @@ void nv_block_ref(const Nvfp4Profile& p, uint32_t s_enc, const uint32_t* x,
                   size_t stride, uint8_t* scale, uint8_t* codes,
                   size_t cstride);
 
-// AVX-512F kernels; the table filled (fill_all). Rowwise over nb blocks
-// of 16 laid out in order; columnwise over rows (a multiple of 16) x cols;
-// 2D 16x16 tiles (false on a NaN or Inf).
-void nv_rows_avx512(const Nvfp4Profile& p, const NvTab& t, size_t nb,
-                    const uint32_t* x, uint8_t* scales, uint8_t* codes);
-void nv_cols_avx512(const Nvfp4Profile& p, const NvTab& t, size_t rows,
-                    size_t cols, const uint32_t* x, uint8_t* scales,
-                    uint8_t* codes);
-bool nv_2d_avx512(const NvTab& t, size_t rows, size_t cols, const uint32_t* x,
-                  uint8_t* scales, uint8_t* codes);
+// The kernels, one Highway source for every target (nvfp4_hwy.cpp); the
+// table filled (fill_all). Rowwise over nb blocks of 16 laid out in order;
+// columnwise over rows (a multiple of 16) x cols; 2D 16x16 tiles (false on
+// a NaN or Inf).
+// `isa`: fused_isa() (not kScalar).
+void nv_rows_simd(Isa isa, const Nvfp4Profile& p, const NvTab& t, size_t nb,
+                  const uint32_t* x, uint8_t* scales, uint8_t* codes);
+void nv_cols_simd(Isa isa, const Nvfp4Profile& p, const NvTab& t, size_t rows,
+                  size_t cols, const uint32_t* x, uint8_t* scales,
+                  uint8_t* codes);
+bool nv_2d_simd(Isa isa, const NvTab& t, size_t rows, size_t cols,
+                const uint32_t* x, uint8_t* scales, uint8_t* codes);
 
 }  // namespace mxc::fast::detail

@@ -139,16 +139,16 @@ const ScaleTab& scale_tab(const MxProfile& p, Fmt elem) {
   return *cache.back();
 }
 
-bool fused_enabled_flag(bool set, bool on) {
-  static std::atomic<bool> flag{true};
-  if (set) flag.store(on);
-  return flag.load();
+// The test switch of set_fused_isa: -1 is the best ISA allowed.
+std::atomic<int>& fused_isa_flag() {
+  static std::atomic<int> flag{-1};
+  return flag;
 }
 
 // The fused kernels take RNE satfinite elements (every shipped profile)
 // and blocks of a multiple of 16 elements.
 bool fused_takes(const MxProfile& p) {
-  return detail::avx512_ok() && p.elem_round == Round::kRNE &&
+  return fused_isa() != Isa::kScalar && p.elem_round == Round::kRNE &&
          p.elem_overflow == Overflow::kSatFinite && p.block % 16 == 0;
 }
 
@@ -238,17 +238,10 @@ constexpr size_t kChunk = 2048;  // elements staged per run_plan call
   }
 }
 
-#define MXC_AVX2 MXC_TARGET_AVX2  // emu/fast/isa.h
-
-// The staging loops compiled twice: for the baseline ISA and with AVX2
-// (AVX2 on any ISA above scalar, chosen at run time; no global -m flags).
-void row_stage_base(const Ctx& c, const uint32_t* x, size_t n, size_t B,
-                    uint8_t* scales, uint32_t* y, uint8_t* flags) {
-  row_stage(c, x, n, B, scales, y, flags);
-}
-MXC_AVX2 void row_stage_avx2(const Ctx& c, const uint32_t* x, size_t n,
-                             size_t B, uint8_t* scales, uint32_t* y,
-                             uint8_t* flags) {
+// The staging loop, compiled once for the baseline ISA (the portable path:
+// the fused kernels take every shipped profile on every SIMD ISA).
+void stage(const Ctx& c, const uint32_t* x, size_t n, size_t B, uint8_t* scales,
+           uint32_t* y, uint8_t* flags) {
   if (B == 32) {  // the MX block: a constant trip count unrolls fully
     row_stage(c, x, n, 32, scales, y, flags);
   } else {
@@ -256,19 +249,9 @@ MXC_AVX2 void row_stage_avx2(const Ctx& c, const uint32_t* x, size_t n,
   }
 }
 
-void stage(Isa isa, const Ctx& c, const uint32_t* x, size_t n, size_t B,
-           uint8_t* scales, uint32_t* y, uint8_t* flags) {
-  if (isa != Isa::kScalar) {
-    row_stage_avx2(c, x, n, B, scales, y, flags);
-  } else {
-    row_stage_base(c, x, n, B, scales, y, flags);
-  }
-}
-
 // Columnwise helpers: the amax of B rows of w columns, and one row scaled.
-[[gnu::always_inline]] inline void col_amax(const uint32_t* xb, size_t n,
-                                            size_t B, size_t w,
-                                            uint32_t* amax) {
+inline void col_amax(const uint32_t* xb, size_t n, size_t B, size_t w,
+                     uint32_t* amax) {
   for (size_t j = 0; j < w; ++j) amax[j] = 0;
   for (size_t i = 0; i < B; ++i) {
     const uint32_t* xr = xb + i * n;
@@ -276,26 +259,9 @@ void stage(Isa isa, const Ctx& c, const uint32_t* x, size_t n, size_t B,
       amax[j] = std::max(amax[j], xr[j] & 0x7FFFFFFFu);
   }
 }
-[[gnu::always_inline]] inline void col_scale_row(const uint32_t* xr, size_t w,
-                                                 const int32_t* d, uint32_t* y,
-                                                 uint32_t* bad) {
+inline void col_scale_row(const uint32_t* xr, size_t w, const int32_t* d,
+                          uint32_t* y, uint32_t* bad) {
   for (size_t j = 0; j < w; ++j) y[j] = scaled(xr[j], d[j], bad[j]);
-}
-void col_amax_base(const uint32_t* xb, size_t n, size_t B, size_t w,
-                   uint32_t* amax) {
-  col_amax(xb, n, B, w, amax);
-}
-MXC_AVX2 void col_amax_avx2(const uint32_t* xb, size_t n, size_t B, size_t w,
-                            uint32_t* amax) {
-  col_amax(xb, n, B, w, amax);
-}
-void col_scale_row_base(const uint32_t* xr, size_t w, const int32_t* d,
-                        uint32_t* y, uint32_t* bad) {
-  col_scale_row(xr, w, d, y, bad);
-}
-MXC_AVX2 void col_scale_row_avx2(const uint32_t* xr, size_t w, const int32_t* d,
-                                 uint32_t* y, uint32_t* bad) {
-  col_scale_row(xr, w, d, y, bad);
 }
 
 void patch(const Ctx& c, uint8_t flag, uint8_t s, const uint32_t* x,
@@ -322,7 +288,7 @@ void rows_impl(const Ctx& c, int rows, int cols, const uint32_t* x,
     uint8_t* cr = codes + r * n;
     for (size_t c0 = 0; c0 < n; c0 += chunk) {
       const size_t len = std::min(chunk, n - c0);
-      stage(isa, c, xr + c0, len, B, sr + c0 / B, y.data(), flags.data());
+      stage(c, xr + c0, len, B, sr + c0 / B, y.data(), flags.data());
       run_plan(c.t->plan, isa, y.data(), cr + c0, len);
       for (size_t b = 0; b * B < len; ++b) {
         if (flags[b] != 0)
@@ -371,13 +337,17 @@ bool mx_covers(const MxProfile& p, Fmt elem) {
   return !p.neg_zero_to_pos && p.block > 0 && covers(elem, r);
 }
 
-void set_fused_enabled(bool on) { fused_enabled_flag(true, on); }
+void set_fused_isa(Isa isa) { fused_isa_flag().store(static_cast<int>(isa)); }
+void reset_fused_isa() { fused_isa_flag().store(-1); }
+Isa fused_isa() {
+  const int f = fused_isa_flag().load();
+  const Isa isa = f < 0 ? best_isa() : static_cast<Isa>(f);
+  if (isa == Isa::kScalar || !isa_supported(isa) || !detail::mx_fused_fits(isa))
+    return Isa::kScalar;
+  return isa;
+}
 
 namespace detail {
-
-bool avx512_ok() {
-  return isa_supported(Isa::kAvx512) && fused_enabled_flag(false, false);
-}
 
 ElemK elem_k(Fmt elem) {
   const FormatDesc& d = desc(elem);
@@ -422,14 +392,14 @@ bool mx_quantize_block(const MxProfile& p, Fmt elem, const uint32_t* x,
                        size_t n, uint8_t& scale, uint8_t* codes) {
   if (!mx_covers(p, elem) || n == 0 || n > kChunk) return false;
   if (n % 16 == 0 && fused_takes(p)) {
-    detail::mx_rows_avx512(kern(p, elem), n, 1, n, x, &scale, codes);
+    detail::mx_rows_simd(fused_isa(), kern(p, elem), n, 1, n, x, &scale, codes);
     return true;
   }
   const Ctx c = make_ctx(p, elem);
   uint32_t y[kChunk];
   uint8_t flag = 0;
   const Isa isa = best_convert_isa();
-  stage(isa, c, x, n, n, &scale, y, &flag);
+  stage(c, x, n, n, &scale, y, &flag);
   run_plan(c.t->plan, isa, y, codes, n);
   if (flag != 0) patch(c, flag, scale, x, 1, n, codes, 1);
   return true;
@@ -439,9 +409,9 @@ bool mx_quantize_rowwise(const MxProfile& p, Fmt elem, int rows, int cols,
                          const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   if (!mx_covers(p, elem)) return false;
   if (fused_takes(p)) {
-    detail::mx_rows_avx512(kern(p, elem), static_cast<size_t>(p.block),
-                           static_cast<size_t>(rows), static_cast<size_t>(cols),
-                           x, scales, codes);
+    detail::mx_rows_simd(
+        fused_isa(), kern(p, elem), static_cast<size_t>(p.block),
+        static_cast<size_t>(rows), static_cast<size_t>(cols), x, scales, codes);
     return true;
   }
   rows_impl(make_ctx(p, elem), rows, cols, x, scales, codes);
@@ -452,9 +422,9 @@ bool mx_quantize_colwise(const MxProfile& p, Fmt elem, int rows, int cols,
                          const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   if (!mx_covers(p, elem)) return false;
   if (fused_takes(p)) {
-    detail::mx_cols_avx512(kern(p, elem), static_cast<size_t>(p.block),
-                           static_cast<size_t>(rows), static_cast<size_t>(cols),
-                           x, scales, codes);
+    detail::mx_cols_simd(
+        fused_isa(), kern(p, elem), static_cast<size_t>(p.block),
+        static_cast<size_t>(rows), static_cast<size_t>(cols), x, scales, codes);
     return true;
   }
   const Ctx c = make_ctx(p, elem);
@@ -469,11 +439,7 @@ bool mx_quantize_colwise(const MxProfile& p, Fmt elem, int rows, int cols,
     for (size_t c0 = 0; c0 < n; c0 += W) {
       const size_t w = std::min(W, n - c0);
       const uint32_t* xb = x + r0 * n + c0;
-      if (isa != Isa::kScalar) {
-        col_amax_avx2(xb, n, B, w, amax.data());
-      } else {
-        col_amax_base(xb, n, B, w, amax.data());
-      }
+      col_amax(xb, n, B, w, amax.data());
       uint8_t* sb = scales + (r0 / B) * n + c0;
       for (size_t j = 0; j < w; ++j) {
         if (amax[j] >= 0x7F800000u) {
@@ -489,11 +455,7 @@ bool mx_quantize_colwise(const MxProfile& p, Fmt elem, int rows, int cols,
       }
       for (size_t i = 0; i < B; ++i) {
         const uint32_t* xr = xb + i * n;
-        if (isa != Isa::kScalar) {
-          col_scale_row_avx2(xr, w, d.data(), y.data(), bad.data());
-        } else {
-          col_scale_row_base(xr, w, d.data(), y.data(), bad.data());
-        }
+        col_scale_row(xr, w, d.data(), y.data(), bad.data());
         run_plan(c.t->plan, isa, y.data(), codes + (r0 + i) * n + c0, w);
       }
       for (size_t j = 0; j < w; ++j) {

@@ -13,24 +13,32 @@
 //     which is an exponent-field add; the scaled f32 then goes through the
 //     fast conversion (emu/fast/convert_fast.h). Any other element (zero
 //     excepted) goes to mx_encode_element.
-// With AVX-512F and RNE satfinite elements (every shipped profile), blocks
-// of a multiple of 16 take the fused single-pass kernels instead
-// (emu/fast/quantize_fused.h): amax, scale byte and the in-register
-// conversion of the unscaled input, one pass per block.
+// With RNE satfinite elements (every shipped profile), blocks of a multiple
+// of 16 take the fused single-pass kernels instead, on every SIMD ISA
+// (emu/fast/quantize_fused.h, one Highway source): amax, scale byte and the
+// in-register conversion of the unscaled input, one pass per block.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 #include "emu/block/profile.h"
+#include "emu/fast/isa.h"
 
 namespace mxc::fast {
 
 bool mx_covers(const MxProfile& p, Fmt elem);
 
-// Tests: false makes every fast quantization function (MX and NVFP4) skip
-// the fused AVX-512 kernels and take its portable path; default true.
-void set_fused_enabled(bool on);
+// Tests and benchmarks: the ISA every fast quantization function (MX and
+// NVFP4) runs its fused kernels on; Isa::kScalar skips them (the portable
+// path); an ISA not isa_supported() also means the portable path.
+// reset_fused_isa(): the best ISA allowed (the default).
+void set_fused_isa(Isa isa);
+void reset_fused_isa();
+// The ISA the fused kernels run on now: the switch's or the best one
+// allowed (emu/fast/isa.h), provided its vectors divide the 16-element
+// granule; kScalar: they do not run (the portable path does).
+Isa fused_isa();
 
 // One block of n elements. False (nothing written) when not covered.
 bool mx_quantize_block(const MxProfile& p, Fmt elem, const uint32_t* x,

@@ -32,6 +32,7 @@
 
 #include "emu/block/profile.h"
 #include "emu/block/quantize.h"
+#include "emu/fast/isa.h"
 
 namespace mxc::fast::detail {
 
@@ -72,16 +73,17 @@ struct MxKern {
   ElemK ek;
 };
 
-// Whether isa_supported(Isa::kAvx512) (emu/fast/isa.h) and in addition the
-// test switch (set_fused_enabled) allows the fused kernels.
-bool avx512_ok();
+// Whether isa's vectors (at most 16 lanes) divide 16.
+bool mx_fused_fits(Isa isa);
 
-// Rowwise (blocks of B along a row; cols divisible by B, B by 16) and
-// columnwise (blocks of B down a column; rows divisible by B, B by 16).
-void mx_rows_avx512(const MxKern& k, size_t B, size_t rows, size_t cols,
-                    const uint32_t* x, uint8_t* scales, uint8_t* codes);
-void mx_cols_avx512(const MxKern& k, size_t B, size_t rows, size_t cols,
-                    const uint32_t* x, uint8_t* scales, uint8_t* codes);
+// One Highway source for every target (quantize_hwy.cpp), run on `isa`
+// (fast::fused_isa(), not kScalar). Rowwise (blocks of B along a row; cols
+// divisible by B, B by 16) and columnwise (blocks of B down a column; rows
+// divisible by B, B by 16).
+void mx_rows_simd(Isa isa, const MxKern& k, size_t B, size_t rows, size_t cols,
+                  const uint32_t* x, uint8_t* scales, uint8_t* codes);
+void mx_cols_simd(Isa isa, const MxKern& k, size_t B, size_t rows, size_t cols,
+                  const uint32_t* x, uint8_t* scales, uint8_t* codes);
 
 // One block the kernel does not take (a NaN or Inf element, or a scale byte
 // outside the fused conversion): the reference, elements `stride` apart.

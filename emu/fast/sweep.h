@@ -81,12 +81,13 @@ struct BinadeRun {
 uint32_t binade_round(const BinadeRun& r, uint32_t i);
 // Fill out[0..n) and return the byte sum (sig0 + n + 2^sh < 2^32).
 uint64_t binade_scalar(const BinadeRun& r, uint8_t* out, size_t n);
-// The vector kernels compute kRne as (sig + half) >> sh and kOdd as
-// (sig >> sh) | 1, which differ from q only where sig mod 2^sh is half
-// (a tie) or 0 (exact): one input in 2^sh (sh >= 20 for every covered
-// target), recomputed with binade_round afterwards.
-uint64_t binade_avx2(const BinadeRun& r, uint8_t* out, size_t n);
-uint64_t binade_avx512(const BinadeRun& r, uint8_t* out, size_t n);
+// The Highway kernel (emu/fast/sweep_hwy.cpp) on `isa` (isa_supported, not
+// kScalar): the same fill and sum. Its vectors compute kRne as
+// (sig + half) >> sh and kOdd as (sig >> sh) | 1, which differ from q only
+// where sig mod 2^sh is half (a tie) or 0 (exact): one input in 2^sh
+// (sh >= 20 for every covered target), recomputed with binade_round
+// afterwards.
+uint64_t binade_simd(Isa isa, const BinadeRun& r, uint8_t* out, size_t n);
 
 }  // namespace detail
 

@@ -72,10 +72,9 @@ uint64_t generic(const Plan& p, Isa isa, uint32_t first, uint8_t* out,
 
 uint64_t run_kernel(Isa isa, const detail::BinadeRun& r, uint8_t* out,
                     size_t n) {
-  if (isa == Isa::kAvx512 && isa_supported(Isa::kAvx512))
-    return detail::binade_avx512(r, out, n);
-  if (isa != Isa::kScalar && isa_supported(Isa::kAvx2))
-    return detail::binade_avx2(r, out, n);
+  // An ISA the machine lacks (or MXC_ISA excludes): the best one below.
+  if (isa != Isa::kScalar && !isa_supported(isa)) isa = isa_below(isa);
+  if (isa != Isa::kScalar) return detail::binade_simd(isa, r, out, n);
   return detail::binade_scalar(r, out, n);
 }
 

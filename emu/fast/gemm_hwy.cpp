@@ -1,0 +1,398 @@
+// The SIMD kernel of the batched GEMM path (emu/fast/gemm_fast_impl.h), one
+// Highway source for every target (emu/fast/isa.h): the kLanes output
+// columns of a block go Lanes(d) at a time (up to 16 int32 lanes, one
+// column each). Per chunk: e_max over the products, the aligned truncated
+// terms summed in int32 lanes (T/ST-FDPA) or the group sums (GST-FDPA),
+// then the 64-bit sum S with the addend and the binary32 RZ pack in 64-bit
+// lanes (half as many per vector). Lanes whose rounding is not the common
+// normal-binary32 RZ case, and every lane under RNE-FP16, finish through
+// finish_lane (the scalar path: detail::finish_sum, hence fdpa_round_sum).
+//
+// Every variable shift count is clamped to the lane width minus one: the
+// shifted magnitudes are below 2^31 (int32 terms) and 2^63 (int64 sums,
+// gemm_covers), so the clamp keeps the result (zero) while the count stays
+// in range on every ISA (Arm's USHL reads only the count's low byte).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "emu/fast/gemm_hwy.cpp"
+#include <climits>
+
+#include "emu/fast/gemm_fast_impl.h"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace mxc::fast::gemm_detail {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+namespace {
+
+using D32 = hn::CappedTag<int32_t, kLanes>;
+using V32 = hn::Vec<D32>;
+using M32 = hn::Mask<D32>;
+// 64-bit lanes for S: half as many per vector (one on HWY_SCALAR), read
+// from int32 arrays through D32h.
+using D64 = hn::Repartition<int64_t, D32>;
+using V64 = hn::Vec<D64>;
+using D32h = hn::Rebind<int32_t, D64>;
+using DU64 = hn::RebindToUnsigned<D64>;
+
+// Per-lane variable shifts (operators on fixed-size targets; Shl/Shr on
+// the scalable ones, Highway 1.0).
+template <class V>
+HWY_INLINE V ShlV(V a, V b) {
+#if HWY_HAVE_SCALABLE
+  return hn::Shl(a, b);
+#else
+  return a << b;
+#endif
+}
+template <class V>
+HWY_INLINE V ShrV(V a, V b) {
+#if HWY_HAVE_SCALABLE
+  return hn::Shr(a, b);
+#else
+  return a >> b;
+#endif
+}
+
+HWY_ALIGN constexpr int32_t kLaneBit[kLanes] = {
+    1 << 0, 1 << 1, 1 << 2,  1 << 3,  1 << 4,  1 << 5,  1 << 6,  1 << 7,
+    1 << 8, 1 << 9, 1 << 10, 1 << 11, 1 << 12, 1 << 13, 1 << 14, 1 << 15};
+
+// The lanes l0.. of a 16-bit lane mask, or all lanes when `all`.
+HWY_INLINE M32 LaneMask(uint32_t bits, bool all, size_t l0) {
+  const D32 d;
+  if (all) return hn::Eq(hn::Zero(d), hn::Zero(d));
+  return hn::TestBit(hn::Set(d, static_cast<int32_t>(bits)),
+                     hn::LoadU(d, kLaneBit + l0));
+}
+
+// Per-lane state of one block's lanes l0..l0+N across the chunks.
+struct LaneState {
+  HWY_ALIGN int32_t c[kLanes];    // C in, D out (c_fmt bits)
+  HWY_ALIGN int32_t bad[kLanes];  // -1: the reference takes the lane
+  HWY_ALIGN int32_t nz[kLanes];   // -1: some term is not a zero term
+  HWY_ALIGN int32_t emax[kLanes];
+  HWY_ALIGN int32_t asig[kLanes], al[kLanes], ar[kLanes], aneg[kLanes];
+  HWY_ALIGN int64_t S[kLanes];
+};
+
+// The addend lanes (c_fmt bits), as fdpa.cpp's read() decodes them: the
+// significand, exponent and alignment exponent (e_zero if zero), and which
+// lanes are special (NaN/Inf), nonzero, negative. (Out parameters: SVE
+// vectors cannot be struct members.)
+HWY_INLINE void ReadAddend(const GemmPlan& p, V32 c, V32& sig, V32& exp,
+                           V32& eff, M32& special, M32& nonzero, M32& neg) {
+  const D32 d;
+  const hn::RebindToUnsigned<D32> du;
+  const int32_t emask = (1 << p.c_ebits) - 1, fmask = (1 << p.c_frac) - 1;
+  const V32 e =
+      hn::And(hn::BitCast(d, hn::ShiftRightSame(hn::BitCast(du, c), p.c_frac)),
+              hn::Set(d, emask));
+  special = hn::Eq(e, hn::Set(d, emask));
+  const M32 normal = hn::Ne(e, hn::Zero(d));
+  const V32 frac = hn::And(c, hn::Set(d, fmask));
+  sig = hn::IfThenElse(normal, hn::Or(frac, hn::Set(d, fmask + 1)), frac);
+  exp = hn::IfThenElse(normal, hn::Sub(e, hn::Set(d, p.c_bias)),
+                       hn::Set(d, 1 - p.c_bias));
+  nonzero = hn::Ne(sig, hn::Zero(d));
+  eff = hn::IfThenElse(nonzero, exp, hn::Set(d, p.e_zero));
+  neg = hn::TestBit(c, hn::Set(d, 1 << (p.c_frac + p.c_ebits)));
+}
+
+// The addend's shift counts for e_max (left l, right r, each 0..63), for
+// the 64-bit pass.
+HWY_INLINE void AddendShifts(const GemmPlan& p, V32 a_sig, V32 a_exp, M32 a_neg,
+                             V32 emax, LaneState& s, size_t l0) {
+  const D32 d;
+  const V32 sh = hn::Sub(hn::Set(d, p.F - p.c_frac), hn::Sub(emax, a_exp));
+  const V32 z = hn::Zero(d), k63 = hn::Set(d, 63);
+  hn::StoreU(a_sig, d, s.asig + l0);
+  hn::StoreU(hn::Min(hn::Max(sh, z), k63), d, s.al + l0);
+  hn::StoreU(hn::Min(hn::Max(hn::Sub(z, sh), z), k63), d, s.ar + l0);
+  hn::StoreU(hn::VecFromMask(d, a_neg), d, s.aneg + l0);
+}
+
+HWY_INLINE V64 Promote(const int32_t* p) {
+  return hn::PromoteTo(D64(), hn::LoadU(D32h(), p));
+}
+
+// floor(mag * 2^(l - r)) for 0 <= mag < 2^63, counts 0..63.
+HWY_INLINE V64 Shift(V64 mag, V64 l, V64 r) {
+  const DU64 du;
+  return hn::BitCast(D64(), ShrV(ShlV(hn::BitCast(du, mag), hn::BitCast(du, l)),
+                                 hn::BitCast(du, r)));
+}
+
+// The addend's aligned, signed term for 64-bit lanes i.. of s.
+HWY_INLINE V64 AddendTerm(const LaneState& s, size_t i) {
+  const D64 d64;
+  const V64 t =
+      Shift(Promote(s.asig + i), Promote(s.al + i), Promote(s.ar + i));
+  return hn::IfThenElse(hn::MaskFromVec(Promote(s.aneg + i)),
+                        hn::Sub(hn::Zero(d64), t), t);
+}
+
+// The bit width of 64-bit lanes (0 for 0).
+HWY_INLINE V64 BitWidth(V64 x) {
+  const D64 d;
+  const DU64 du;
+  auto u = hn::BitCast(du, x);
+  V64 bw = hn::Zero(d);
+#define MXC_BW_STEP(k)                                                         \
+  {                                                                            \
+    const auto t = hn::ShiftRight<k>(u);                                       \
+    const auto m = hn::Ne(t, hn::Zero(du));                                    \
+    u = hn::IfThenElse(m, t, u);                                               \
+    bw = hn::Add(                                                              \
+        bw, hn::IfThenElseZero(hn::RebindMask(d, m), hn::Set(d, int64_t{k}))); \
+  }
+  MXC_BW_STEP(32)
+  MXC_BW_STEP(16)
+  MXC_BW_STEP(8)
+  MXC_BW_STEP(4) MXC_BW_STEP(2) MXC_BW_STEP(1)
+#undef MXC_BW_STEP
+      return hn::Add(bw, hn::BitCast(d, hn::Min(u, hn::Set(du, 1))));
+}
+
+// The chunk's end for lanes l0..l0+N: S (in s.S) * 2^(e_max - F). Normal
+// binary32 results under RZ (RZ-FP32, RZ-E8M13) packed in 64-bit lanes as
+// detail::finish_sum packs them; the other lanes through finish_lane.
+void Finish(const GemmPlan& p, LaneState& s, size_t l0, size_t n) {
+  const D64 d64;
+  const size_t N64 = hn::Lanes(d64);
+  HWY_ALIGN int64_t bits[kLanes], ok[kLanes];
+  if (p.rho != AccRound::kRneF16) {
+    const V64 z = hn::Zero(d64);
+    for (size_t i = l0; i < l0 + n; i += N64) {
+      const V64 S = hn::LoadU(d64, s.S + i);
+      const V64 q = hn::Sub(Promote(s.emax + i), hn::Set(d64, int64_t{p.F}));
+      const auto neg = hn::Lt(S, z);
+      const V64 mag = hn::IfThenElse(neg, hn::Sub(z, S), S);
+      const V64 bw = BitWidth(mag);
+      const V64 top = hn::Add(q, hn::Sub(bw, hn::Set(d64, 1)));
+      const auto good =
+          hn::And(hn::Ne(S, z), hn::And(hn::Gt(top, hn::Set(d64, -127)),
+                                        hn::Lt(top, hn::Set(d64, 128))));
+      const V64 k24 = hn::Set(d64, 24);
+      const V64 m24 = Shift(mag, hn::Max(hn::Sub(k24, bw), z),
+                            hn::Max(hn::Sub(bw, k24), z));
+      V64 b = hn::Or(hn::ShiftLeft<23>(hn::Add(top, hn::Set(d64, 127))),
+                     hn::And(m24, hn::Set(d64, 0x7FFFFF)));
+      if (p.rho == AccRound::kRzE8M13) b = hn::AndNot(hn::Set(d64, 0x3FF), b);
+      b = hn::IfThenElse(neg, hn::Or(b, hn::Set(d64, 0x80000000)), b);
+      hn::StoreU(b, d64, bits + i);
+      hn::StoreU(hn::VecFromMask(d64, good), d64, ok + i);
+    }
+  }
+  for (size_t i = l0; i < l0 + n; ++i) {
+    if (s.bad[i] != 0) continue;
+    if (p.rho != AccRound::kRneF16 && ok[i] != 0) {
+      s.c[i] = static_cast<int32_t>(bits[i]);
+      continue;
+    }
+    uint32_t out = static_cast<uint32_t>(s.c[i]);
+    if (finish_lane(p, s.S[i], s.emax[i] - p.F, s.nz[i] != 0, out)) {
+      s.c[i] = static_cast<int32_t>(out);
+    } else {
+      s.bad[i] = -1;
+    }
+  }
+}
+
+void BlockT(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
+  const D32 d;
+  const D64 d64;
+  const size_t N = hn::Lanes(d), N64 = hn::Lanes(d64);
+  const size_t K = p.K, L = static_cast<size_t>(p.L);
+  const V32 z = hn::Zero(d), k31 = hn::Set(d, 31);
+  for (size_t j = 0; j < p.chunks; ++j) {
+    const size_t k0 = j * L;
+    M32 bad = hn::Or(hn::MaskFromVec(hn::Load(d, s.bad + l0)),
+                     LaneMask(p.b_bad[nb * p.chunks + j],
+                              p.a_bad[m * p.chunks + j] != 0, l0));
+    const M32 any_zero = LaneMask(p.b_zero[nb * p.chunks + j],
+                                  p.a_zero[m * p.chunks + j] != 0, l0);
+    const int32_t* av = &p.a_val[m * K + k0];
+    const int32_t* ae = &p.a_exp[m * K + k0];
+    const int32_t* bv = &p.b_val[(nb * K + k0) * kLanes + l0];
+    const int32_t* be = &p.b_exp[(nb * K + k0) * kLanes + l0];
+    // e_max over the products (zero products: below kNonzeroMin).
+    V32 emax = hn::Set(d, INT32_MIN / 2);
+    for (size_t k = 0; k < L; ++k)
+      emax = hn::Max(emax,
+                     hn::Add(hn::Set(d, ae[k]), hn::LoadU(d, be + k * kLanes)));
+    V32 a_sig, a_exp, a_eff;
+    M32 a_special, a_nonzero, a_neg;
+    ReadAddend(p, hn::Load(d, s.c + l0), a_sig, a_exp, a_eff, a_special,
+               a_nonzero, a_neg);
+    bad = hn::Or(bad, a_special);
+    const M32 any_nz = hn::Or(hn::Gt(emax, hn::Set(d, kNonzeroMin)), a_nonzero);
+    emax = hn::IfThenElse(any_zero, hn::Max(emax, hn::Set(d, p.e_zero)), emax);
+    emax = hn::Max(emax, a_eff);
+    // Aligned, truncated products: two int32 accumulators (k even / odd).
+    // The term of product k, truncated toward zero.
+    const auto term = [&](size_t k) HWY_ATTR {
+      const V32 prod =
+          hn::Mul(hn::Set(d, av[k]), hn::LoadU(d, bv + k * kLanes));
+      const V32 e = hn::Add(hn::Set(d, ae[k]), hn::LoadU(d, be + k * kLanes));
+      const V32 v = ShrV(hn::Abs(prod), hn::Min(hn::Sub(emax, e), k31));
+      return hn::IfNegativeThenElse(prod, hn::Sub(z, v), v);
+    };
+    V32 acc0 = z, acc1 = z;
+    size_t k = 0;
+    for (; k + 1 < L; k += 2) {
+      acc0 = hn::Add(acc0, term(k));
+      acc1 = hn::Add(acc1, term(k + 1));
+    }
+    if (k < L) acc0 = hn::Add(acc0, term(k));
+    hn::Store(hn::VecFromMask(d, bad), d, s.bad + l0);
+    hn::Store(hn::VecFromMask(d, any_nz), d, s.nz + l0);
+    hn::Store(emax, d, s.emax + l0);
+    AddendShifts(p, a_sig, a_exp, a_neg, emax, s, l0);
+    HWY_ALIGN int32_t a0[kLanes], a1[kLanes];
+    hn::Store(acc0, d, a0 + l0);
+    hn::Store(acc1, d, a1 + l0);
+    for (size_t i = l0; i < l0 + N; i += N64)
+      hn::StoreU(
+          hn::Add(AddendTerm(s, i), hn::Add(Promote(a0 + i), Promote(a1 + i))),
+          d64, s.S + i);
+    Finish(p, s, l0, N);
+  }
+}
+
+void BlockGst(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
+  const D32 d;
+  const D64 d64;
+  const DU64 du64;
+  const size_t N = hn::Lanes(d), N64 = hn::Lanes(d64);
+  const size_t G = static_cast<size_t>(p.G), ng = static_cast<size_t>(p.L) / G;
+  const size_t K2 = p.K / 2, KG = p.K / G;
+  const V32 z = hn::Zero(d);
+  // Per group: |sum| * sig_SA * sig_SB (as uint32), its exponent, its sign.
+  HWY_ALIGN int32_t gmag[64 * kLanes], gexp[64 * kLanes], gneg[64 * kLanes];
+  for (size_t j = 0; j < p.chunks; ++j) {
+    M32 bad = hn::Or(hn::MaskFromVec(hn::Load(d, s.bad + l0)),
+                     LaneMask(p.b_bad[nb * p.chunks + j],
+                              p.a_bad[m * p.chunks + j] != 0, l0));
+    V32 a_sig, a_exp, a_eff;
+    M32 a_special, a_nonzero, a_neg;
+    ReadAddend(p, hn::Load(d, s.c + l0), a_sig, a_exp, a_eff, a_special,
+               a_nonzero, a_neg);
+    bad = hn::Or(bad, a_special);
+    V32 emax = a_eff;
+    M32 any_nz = a_nonzero;
+    for (size_t g = 0; g < ng; ++g) {
+      const size_t gi = j * ng + g, t0 = gi * G / 2;
+      const int32_t* ap = &p.a_pair[m * K2 + t0];
+      const int32_t* ai = &p.a_ind[m * K2 + t0];
+      const int32_t* bp = &p.b_pair[(nb * K2 + t0) * kLanes + l0];
+      const int32_t* bi = &p.b_ind[(nb * K2 + t0) * kLanes + l0];
+      V32 sum = z, nz = z;
+      for (size_t t = 0; t < G / 2; ++t) {
+        // The two int16 halves (k even low), products summed exactly.
+        const V32 b = hn::LoadU(d, bp + t * kLanes);
+        const V32 b_lo = hn::ShiftRight<16>(hn::ShiftLeft<16>(b));
+        const V32 b_hi = hn::ShiftRight<16>(b);
+        const int32_t a_lo = static_cast<int16_t>(ap[t]), a_hi = ap[t] >> 16;
+        sum = hn::Add(sum, hn::Add(hn::Mul(hn::Set(d, a_lo), b_lo),
+                                   hn::Mul(hn::Set(d, a_hi), b_hi)));
+        nz = hn::Or(nz,
+                    hn::And(hn::Set(d, ai[t]), hn::LoadU(d, bi + t * kLanes)));
+      }
+      const V32 ssig =
+          hn::Mul(hn::Set(d, p.a_ssig[m * KG + gi]),
+                  hn::LoadU(d, &p.b_ssig[(nb * KG + gi) * kLanes + l0]));
+      const V32 se =
+          hn::Add(hn::Set(d, p.a_sexp[m * KG + gi]),
+                  hn::LoadU(d, &p.b_sexp[(nb * KG + gi) * kLanes + l0]));
+      const M32 nonzero = hn::And(hn::Ne(nz, z), hn::Ne(ssig, z));
+      hn::Store(hn::VecFromMask(d, hn::Lt(sum, z)), d, gneg + g * kLanes + l0);
+      // Below 2^32 (gemm_covers): an unsigned product.
+      const hn::RebindToUnsigned<D32> du;
+      hn::Store(hn::BitCast(d, hn::Mul(hn::BitCast(du, hn::Abs(sum)),
+                                       hn::BitCast(du, ssig))),
+                d, gmag + g * kLanes + l0);
+      hn::Store(se, d, gexp + g * kLanes + l0);
+      emax = hn::Max(emax, hn::IfThenElse(nonzero, se, hn::Set(d, p.e_zero)));
+      any_nz = hn::Or(any_nz, nonzero);
+    }
+    hn::Store(hn::VecFromMask(d, bad), d, s.bad + l0);
+    hn::Store(hn::VecFromMask(d, any_nz), d, s.nz + l0);
+    hn::Store(emax, d, s.emax + l0);
+    AddendShifts(p, a_sig, a_exp, a_neg, emax, s, l0);
+    // The group shifts e_max - e, clamped to 0..63 (a group outside e_max
+    // has magnitude 0).
+    const V32 k63 = hn::Set(d, 63);
+    for (size_t g = 0; g < ng; ++g) {
+      int32_t* ge = gexp + g * kLanes + l0;
+      hn::Store(hn::Min(hn::Max(hn::Sub(emax, hn::Load(d, ge)), z), k63), d,
+                ge);
+    }
+    const V64 s0 = hn::Set(d64, int64_t{p.s0});
+    for (size_t i = l0; i < l0 + N; i += N64) {
+      V64 S = AddendTerm(s, i);
+      for (size_t g = 0; g < ng; ++g) {
+        const size_t o = g * kLanes + i;
+        const V64 mag = hn::BitCast(
+            d64,
+            hn::PromoteTo(
+                du64, hn::LoadU(hn::Rebind<uint32_t, D64>(),
+                                reinterpret_cast<const uint32_t*>(gmag + o))));
+        const V64 t = Shift(mag, s0, Promote(gexp + o));
+        S = hn::Add(S, hn::IfThenElse(hn::MaskFromVec(Promote(gneg + o)),
+                                      hn::Sub(hn::Zero(d64), t), t));
+      }
+      hn::StoreU(S, d64, s.S + i);
+    }
+    Finish(p, s, l0, N);
+  }
+}
+
+}  // namespace
+
+uint32_t Block(const GemmPlan& p, size_t m, size_t nb, uint32_t* c) {
+  const size_t N = hn::Lanes(D32());
+  LaneState s;
+  for (int i = 0; i < kLanes; ++i) {
+    s.c[i] = static_cast<int32_t>(c[i]);
+    s.bad[i] = 0;
+  }
+  for (size_t l0 = 0; l0 < kLanes; l0 += N) {
+    if (p.gst) {
+      BlockGst(p, m, nb, s, l0);
+    } else {
+      BlockT(p, m, nb, s, l0);
+    }
+  }
+  uint32_t bad = 0;
+  for (int i = 0; i < kLanes; ++i) {
+    c[i] = static_cast<uint32_t>(s.c[i]);
+    if (s.bad[i] != 0) bad |= 1u << i;
+  }
+  return bad;
+}
+
+bool Fits() { return kLanes % hn::Lanes(D32()) == 0; }
+
+}  // namespace HWY_NAMESPACE
+}  // namespace mxc::fast::gemm_detail
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "emu/fast/hwy_dispatch.h"
+
+namespace mxc::fast::gemm_detail {
+
+HWY_EXPORT(Block);
+HWY_EXPORT(Fits);
+
+bool simd_fits(Isa isa) { return MXC_HWY_DISPATCH(Fits, isa)(); }
+
+uint32_t block_simd(Isa isa, const GemmPlan& p, size_t m, size_t nb,
+                    uint32_t* c) {
+  return MXC_HWY_DISPATCH(Block, isa)(p, m, nb, c);
+}
+
+}  // namespace mxc::fast::gemm_detail
+#endif  // HWY_ONCE

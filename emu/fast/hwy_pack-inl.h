@@ -1,0 +1,53 @@
+// Per-target helpers of the Highway kernels (emu/fast/isa.h): results of
+// int32 lanes, each in [0, 255], stored as bytes in input order. Included
+// by a kernel file once per target (after hwy/highway.h), hence the
+// HWY_TARGET_TOGGLE guard instead of #pragma once.
+#if defined(MXC_FAST_HWY_PACK_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef MXC_FAST_HWY_PACK_INL_H_
+#undef MXC_FAST_HWY_PACK_INL_H_
+#else
+#define MXC_FAST_HWY_PACK_INL_H_
+#endif
+
+#include <cstdint>
+
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace mxc::fast::HWY_NAMESPACE {
+
+#if HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
+// Four vectors r0..r3 to one vector of bytes: r0's lanes first. Each value
+// is below 256, so keeping the low byte (ConcatEven of the 16-bit halves,
+// then of the bytes; little-endian lanes) is exact.
+template <class DI, class V = hwy::HWY_NAMESPACE::Vec<DI>>
+HWY_INLINE hwy::HWY_NAMESPACE::Vec<hwy::HWY_NAMESPACE::Repartition<uint8_t, DI>>
+PackBytes4(DI, V r0, V r1, V r2, V r3) {
+  namespace hn = hwy::HWY_NAMESPACE;
+  const hn::Repartition<uint16_t, DI> d16;
+  const hn::Repartition<uint8_t, DI> d8;
+  const auto h01 = hn::ConcatEven(d16, hn::BitCast(d16, r1), hn::BitCast(d16, r0));
+  const auto h23 = hn::ConcatEven(d16, hn::BitCast(d16, r3), hn::BitCast(d16, r2));
+  return hn::ConcatEven(d8, hn::BitCast(d8, h23), hn::BitCast(d8, h01));
+}
+
+template <class DI, class V = hwy::HWY_NAMESPACE::Vec<DI>>
+HWY_INLINE void StoreBytes4(DI di, V r0, V r1, V r2, V r3, uint8_t* out) {
+  namespace hn = hwy::HWY_NAMESPACE;
+  hn::StoreU(PackBytes4(di, r0, r1, r2, r3), hn::Repartition<uint8_t, DI>(),
+             out);
+}
+
+// One vector: Lanes(di) bytes.
+template <class DI, class V = hwy::HWY_NAMESPACE::Vec<DI>>
+HWY_INLINE void StoreBytes1(DI, V r, uint8_t* out) {
+  namespace hn = hwy::HWY_NAMESPACE;
+  const hn::Rebind<uint8_t, DI> d8;
+  hn::StoreU(hn::DemoteTo(d8, r), d8, out);
+}
+#endif
+
+}  // namespace mxc::fast::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // MXC_FAST_HWY_PACK_INL_H_

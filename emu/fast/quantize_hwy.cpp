@@ -1,0 +1,204 @@
+// The fused MX block quantization kernels (emu/fast/quantize_fused.h), one
+// Highway source for every target (AVX2, AVX-512, NEON, SVE/SVE2, ...;
+// emu/fast/isa.h): one pass per block, amax in registers, the scale byte
+// from the per-binade table, the elements converted in-register
+// (quantize_simd-inl.h) and narrowed to bytes. Rowwise: a block is B/Lanes
+// contiguous vectors. Columnwise: up to 256 columns per pass, the amax of
+// each column down B rows (rows read in order, contiguous), then the same
+// rows converted with per-column constants. Blocks the kernel does not take
+// go to the reference (mx_block_ref).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "emu/fast/quantize_hwy.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+// Must come after foreach_target.h.
+#include <algorithm>
+#include <vector>
+
+#include "emu/fast/quantize_fused.h"
+#include "emu/fast/quantize_simd-inl.h"
+#include "hwy/cache_control.h"
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace mxc::fast::detail {
+namespace HWY_NAMESPACE {
+namespace {
+
+// One block after its amax: the scale byte, then the elements.
+template <int M>
+HWY_INLINE void RowBlock(const MxKern& k, size_t B, uint32_t amax,
+                         const uint32_t* xb, uint8_t* sb, uint8_t* cb) {
+  if (amax >= 0x7F800000u) {
+    mx_block_ref(k, xb, 1, B, sb, cb, 1);
+    return;
+  }
+  const uint8_t s = mx_scale_of(k, amax);
+  *sb = s;
+  const SConst& c = k.sc[s];
+  if (static_cast<int32_t>(amax >> 23) > c.lim) {
+    mx_block_ref(k, xb, 1, B, sb, cb, 1);
+    return;
+  }
+  const D16 d;
+  const size_t N = hn::Lanes(d);
+  const V16 tt = hn::Set(d, c.t), cc = hn::Set(d, c.c0), mm = hn::Set(d, c.max);
+  const V16 sign = hn::Set(d, k.ek.sign_bit);
+  for (size_t j = 0; j < B; j += N)
+    StoreBytes(Cvt<M>(hn::LoadU(d, xb + j), tt, cc, mm, sign), cb + j);
+}
+
+template <int M>
+void RowsT(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
+           uint8_t* scales, uint8_t* codes) {
+  for (size_t b = 0; b < nb; ++b) {
+    const uint32_t* xb = x + b * B;
+    RowBlock<M>(k, B, AbsMax(xb, B), xb, scales + b, codes + b * B);
+  }
+}
+
+// The per-column constants of w columns from their amaxes (am); bad: the
+// columns whose block goes to the reference (their lanes get constants
+// that convert everything to 0, overwritten later).
+void ColConsts(const MxKern& k, size_t w, const uint32_t* am, uint8_t* sr,
+               uint32_t* tt, uint32_t* cc, uint32_t* mm, uint8_t* bad) {
+  for (size_t j = 0; j < w; ++j) {
+    const uint32_t a = am[j];
+    tt[j] = 0x3F800000u;
+    cc[j] = 0x3F800000u;
+    mm[j] = 0;
+    bad[j] = 1;
+    if (a >= 0x7F800000u) continue;
+    const uint8_t s = mx_scale_of(k, a);
+    sr[j] = s;
+    const SConst& c = k.sc[s];
+    if (static_cast<int32_t>(a >> 23) > c.lim) continue;
+    tt[j] = c.t;
+    cc[j] = c.c0;
+    mm[j] = c.max;
+    bad[j] = 0;
+  }
+}
+
+constexpr size_t kWide = 256;  // columns per pass
+
+// B rows x w columns (w a multiple of Lanes, at most kWide), input rows xs
+// elements apart, code rows cs bytes apart: the amax of every column (rows
+// read in order, contiguous), the constants per column, then the same rows
+// converted.
+template <int M>
+void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
+             const uint32_t* xr, uint8_t* sr, uint8_t* cr) {
+  const D16 d;
+  const size_t N = hn::Lanes(d);
+  HWY_ALIGN uint32_t am[kWide], tt[kWide], cc[kWide], mm[kWide];
+  uint8_t bad[kWide];
+  const V16 abs = hn::Set(d, 0x7FFFFFFFu);
+  for (size_t j = 0; j < w; j += N) hn::Store(hn::Zero(d), d, am + j);
+  for (size_t i = 0; i < B; ++i) {
+    const uint32_t* p = xr + i * xs;
+    // The next pass's lines of this row (B rows apart are too many streams
+    // for the hardware prefetchers).
+    if (w == kWide)
+      for (size_t j = 0; j < kWide; j += 64) hwy::Prefetch(p + kWide + j);
+    for (size_t j = 0; j < w; j += N)
+      hn::Store(hn::Max(hn::Load(d, am + j), hn::And(hn::LoadU(d, p + j), abs)),
+                d, am + j);
+  }
+  ColConsts(k, w, am, sr, tt, cc, mm, bad);
+  const V16 sign = hn::Set(d, k.ek.sign_bit);
+  for (size_t i = 0; i < B; ++i) {
+    const uint32_t* p = xr + i * xs;
+    uint8_t* q = cr + i * cs;
+    for (size_t j = 0; j < w; j += N)
+      StoreBytes(Cvt<M>(hn::LoadU(d, p + j), hn::Load(d, tt + j),
+                        hn::Load(d, cc + j), hn::Load(d, mm + j), sign),
+                 q + j);
+  }
+  for (size_t j = 0; j < w; ++j) {
+    if (bad[j] != 0) mx_block_ref(k, xr + j, xs, B, sr + j, cr + j, cs);
+  }
+}
+
+template <int M>
+void ColsT(const MxKern& k, size_t B, size_t rows, size_t cols,
+           const uint32_t* x, uint8_t* scales, uint8_t* codes) {
+  const size_t N = hn::Lanes(D16());
+  // The last cols % N columns: copied into B x N (zero padded), run there.
+  const size_t tail = cols % N, whole = cols - tail;
+  std::vector<uint32_t> tx(tail != 0 ? B * N : 0);
+  std::vector<uint8_t> tc(tx.size()), ts(N);
+  for (size_t r0 = 0; r0 < rows; r0 += B) {
+    const uint32_t* xr = x + r0 * cols;
+    uint8_t* cr = codes + r0 * cols;
+    uint8_t* sr = scales + (r0 / B) * cols;
+    for (size_t c0 = 0; c0 < whole; c0 += kWide) {
+      const size_t w = std::min(kWide, whole - c0);
+      ColPass<M>(k, B, cols, cols, w, xr + c0, sr + c0, cr + c0);
+    }
+    if (tail == 0) continue;
+    for (size_t i = 0; i < B; ++i)
+      for (size_t j = 0; j < N; ++j)
+        tx[i * N + j] = j < tail ? xr[i * cols + whole + j] : 0u;
+    ColPass<M>(k, B, N, N, N, tx.data(), ts.data(), tc.data());
+    for (size_t j = 0; j < tail; ++j) {
+      sr[whole + j] = ts[j];
+      for (size_t i = 0; i < B; ++i) cr[i * cols + whole + j] = tc[i * N + j];
+    }
+  }
+}
+
+}  // namespace
+
+void MxRows(const MxKern& k, size_t B, size_t rows, size_t cols,
+            const uint32_t* x, uint8_t* scales, uint8_t* codes) {
+  const size_t nb = rows * (cols / B);  // rowwise blocks tile x in order
+  switch (k.ek.m) {
+    case 1:
+      return RowsT<1>(k, B, nb, x, scales, codes);
+    case 2:
+      return RowsT<2>(k, B, nb, x, scales, codes);
+    default:
+      return RowsT<3>(k, B, nb, x, scales, codes);
+  }
+}
+
+void MxCols(const MxKern& k, size_t B, size_t rows, size_t cols,
+            const uint32_t* x, uint8_t* scales, uint8_t* codes) {
+  switch (k.ek.m) {
+    case 1:
+      return ColsT<1>(k, B, rows, cols, x, scales, codes);
+    case 2:
+      return ColsT<2>(k, B, rows, cols, x, scales, codes);
+    default:
+      return ColsT<3>(k, B, rows, cols, x, scales, codes);
+  }
+}
+
+bool MxFits() { return fits16(); }
+
+}  // namespace HWY_NAMESPACE
+}  // namespace mxc::fast::detail
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "emu/fast/hwy_dispatch.h"
+
+namespace mxc::fast::detail {
+
+HWY_EXPORT(MxRows);
+HWY_EXPORT(MxCols);
+HWY_EXPORT(MxFits);
+
+bool mx_fused_fits(Isa isa) { return MXC_HWY_DISPATCH(MxFits, isa)(); }
+
+void mx_rows_simd(Isa isa, const MxKern& k, size_t B, size_t rows, size_t cols,
+                  const uint32_t* x, uint8_t* scales, uint8_t* codes) {
+  MXC_HWY_DISPATCH(MxRows, isa)(k, B, rows, cols, x, scales, codes);
+}
+void mx_cols_simd(Isa isa, const MxKern& k, size_t B, size_t rows, size_t cols,
+                  const uint32_t* x, uint8_t* scales, uint8_t* codes) {
+  MXC_HWY_DISPATCH(MxCols, isa)(k, B, rows, cols, x, scales, codes);
+}
+
+}  // namespace mxc::fast::detail
+#endif  // HWY_ONCE

@@ -1,0 +1,72 @@
+// The in-register element conversion of emu/fast/quantize_fused.h, one
+// 32-bit lane per element, for every Highway target (per-target include
+// guard: included from inside each kernel source's foreach_target pass,
+// quantize_hwy.cpp and nvfp4_hwy.cpp).
+#if defined(MXC_FAST_QUANTIZE_SIMD_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef MXC_FAST_QUANTIZE_SIMD_INL_H_
+#undef MXC_FAST_QUANTIZE_SIMD_INL_H_
+#else
+#define MXC_FAST_QUANTIZE_SIMD_INL_H_
+#endif
+
+#include <cstddef>
+#include <cstdint>
+
+#include "emu/fast/quantize_fused.h"
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace mxc::fast::detail {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// At most 16 lanes (an NVFP4 block; a divisor of every MX block the fused
+// kernels take). The kernels need Lanes(d) to divide 16 (fits16()).
+using D16 = hn::CappedTag<uint32_t, 16>;
+using V16 = hn::Vec<D16>;
+
+inline bool fits16() { return 16 % hn::Lanes(D16()) == 0; }
+
+// Lanes of x * 2^d encoded, for the constants t, c0, mx of that d
+// (quantize_fused.h: SConst) and the format's sign bit (0: unsigned);
+// x finite. Steps as in quantize_fused.h: a = min(|x|, MAX),
+// eb = max(E(a), E(T)) - E(T) (in the exponent field), C = eb + C0,
+// sum = fl(a + C) (IEEE binary32 add, round to nearest even),
+// enc = bits(sum) - bits(C) + (eb >> (23 - M)), the sign or-ed in.
+template <int M>
+HWY_INLINE V16 Cvt(V16 x, V16 t, V16 c0, V16 mx, V16 sign_bit) {
+  const D16 d;
+  const hn::RebindToFloat<D16> df;
+  const hn::RebindToSigned<D16> di;
+  const V16 a = hn::Min(hn::And(x, hn::Set(d, 0x7FFFFFFFu)), mx);
+  const V16 eb = hn::Sub(hn::Max(hn::And(a, hn::Set(d, 0x7F800000u)), t), t);
+  const V16 c = hn::Add(eb, c0);
+  const V16 sum =
+      hn::BitCast(d, hn::Add(hn::BitCast(df, a), hn::BitCast(df, c)));
+  const V16 enc = hn::Add(hn::Sub(sum, c), hn::ShiftRight<23 - M>(eb));
+  const V16 neg = hn::BitCast(d, hn::BroadcastSignBit(hn::BitCast(di, x)));
+  return hn::Or(enc, hn::And(neg, sign_bit));
+}
+
+// Lanes (each < 256) narrowed to bytes at p.
+HWY_INLINE void StoreBytes(V16 e, uint8_t* p) {
+  const hn::Rebind<uint8_t, D16> d8;
+  hn::StoreU(hn::TruncateTo(d8, e), d8, p);
+}
+
+// max(|x[0..n)|) as f32 magnitude bits (n a multiple of Lanes(D16())).
+HWY_INLINE uint32_t AbsMax(const uint32_t* x, size_t n) {
+  const D16 d;
+  const size_t N = hn::Lanes(d);
+  const V16 abs = hn::Set(d, 0x7FFFFFFFu);
+  V16 m = hn::And(hn::LoadU(d, x), abs);
+  for (size_t i = N; i < n; i += N)
+    m = hn::Max(m, hn::And(hn::LoadU(d, x + i), abs));
+  return hn::GetLane(hn::MaxOfLanes(d, m));
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace mxc::fast::detail
+HWY_AFTER_NAMESPACE();
+
+#endif  // MXC_FAST_QUANTIZE_SIMD_INL_H_
