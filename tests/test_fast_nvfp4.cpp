@@ -116,7 +116,7 @@ TEST_CASE("fast NVFP4 quantization: blocks equal the reference",
   const std::vector<uint32_t> scales = tensor_scales(g);
   const size_t reps = test::level() <= 0 ? 1 : test::level() == 1 ? 40 : 400;
   for (const Nvfp4Profile& p : nvfp4_profiles()) {
-    if (p.rule == Nvfp4Rule::kTorchao || p.rule == Nvfp4Rule::kTorchaoSingle) {
+    if (p.rule != Nvfp4Rule::kTe && p.rule != Nvfp4Rule::kCutlass) {
       // Not implemented by the fast path: it must decline.
       uint8_t sc = 0, codes[16] = {};
       const std::vector<uint32_t> blk(16, 0x3F800000u);
@@ -181,7 +181,7 @@ TEST_CASE("fast NVFP4 quantization: matrices rowwise, columnwise, 2D",
   INFO(fmt::format("fused kernels {}", fused ? "on" : "off"));
   SplitMix64 g(0x4F4C);
   for (const Nvfp4Profile& p : nvfp4_profiles()) {
-    if (p.rule == Nvfp4Rule::kTorchao || p.rule == Nvfp4Rule::kTorchaoSingle)
+    if (p.rule != Nvfp4Rule::kTe && p.rule != Nvfp4Rule::kCutlass)
       continue;  // declined by the fast path (checked above)
     for (uint32_t s_enc :
          {nvfp4_tensor_scale(0x40800000u), nvfp4_tensor_scale(0x3A000000u),

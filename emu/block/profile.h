@@ -64,6 +64,14 @@ struct MxProfile {
   Round elem_round;
   Overflow elem_overflow;
   bool neg_zero_to_pos;  // -0 and negatives that round to 0 become +0
+  // Casts written as comparisons against the element's midpoints (TE's
+  // cast_to_fp4x2, DeepGEMM's _quantize_to_fp4_e2m1): every comparison
+  // with NaN is false, so a NaN reaching the cast gives code 0 (+0).
+  bool nan_elem_to_zero = false;
+  // TE's cast_to_fp4x2 tests `x < -0.0` for the negative codes: a value
+  // reaching the cast that is exactly -0 gives +0, while negatives that
+  // round to zero keep -0 (unlike neg_zero_to_pos).
+  bool exact_neg_zero_to_pos = false;
 };
 
 enum class Nvfp4Rule : uint8_t {
@@ -77,6 +85,15 @@ enum class Nvfp4Rule : uint8_t {
   // e4m3(clamp(fl(amax_b / 6), 2^-6, 448)); q = e2m1(clamp(fl(x * fl(1/s)),
   // +-6)).
   kTorchaoSingle,
+  // TransformerEngine NVFP4 "4over6" (1x16, MAE in the input domain): the
+  // tensor value is the tensor amax A; S_enc = fminf(fl(1536 / A), FLT_MAX)
+  // (A 0 or S_enc 0 -> 1; E4M3 bound 256 instead of 448). Two candidates,
+  // map-to-6 with s6 = e4m3(min(base, 448)) and map-to-4 with s4 =
+  // e4m3(min(fl(base * 1.5), 448)), base = fl(fl(amax_b / 6) * S_enc), each
+  // quantized as kTe; the block keeps map-to-4 only when its error sum
+  // fl(sum_i |fl(fl(fl(fl(q_i * s) * A) / 1536) - x_i)|), added in element
+  // order, is strictly smaller (ties and NaN keep map-to-6).
+  kTe4over6,
 };
 
 struct Nvfp4Profile {

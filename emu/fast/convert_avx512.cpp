@@ -285,6 +285,7 @@ KernelFn pick(const Plan& p) {
     case Round::kOdd:
       return pick2<Round::kOdd>(p, inf_diff);
     case Round::kSR:
+    case Round::kRNZ:  // not covered (convert_fast.cpp covers())
       break;
   }
   return nullptr;

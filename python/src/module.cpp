@@ -232,6 +232,7 @@ std::vector<std::map<std::string, nb::object>> profiles() {
     r["tensor_value"] = nb::str(
         p.rule == mxc::Nvfp4Rule::kTorchao         ? "decode scale amax/2688"
         : p.rule == mxc::Nvfp4Rule::kTorchaoSingle ? "none"
+        : p.rule == mxc::Nvfp4Rule::kTe4over6      ? "tensor amax"
                                                    : "encode scale S_enc");
     out.push_back(std::move(r));
   }
@@ -324,7 +325,7 @@ nb::object convert(const InArray& x, const std::string& from_fmt,
   const auto spec = mxc::parse_rounding(round);
   if (!spec) {
     bad("round: unknown rounding '" + round +
-        "' (rne, rz, ru, rd, rna, odd, rs, rs-full)");
+        "' (rne, rz, ru, rd, rna, odd, rs, rs-full, rnz)");
   }
   mxc::RoundSpec r = *spec;
   r.overflow = saturate ? mxc::Overflow::kSatFinite : mxc::Overflow::kFormat;
@@ -450,10 +451,11 @@ std::tuple<OutArray<uint8_t>, OutArray<uint8_t>, uint32_t> quantize_nvfp4(
   const uint32_t* d = f32_data(x, "x");
   std::vector<uint32_t> rb;
   if (rbits && (p->rule == mxc::Nvfp4Rule::kTorchao ||
-                p->rule == mxc::Nvfp4Rule::kTorchaoSingle)) {
+                p->rule == mxc::Nvfp4Rule::kTorchaoSingle ||
+                p->rule == mxc::Nvfp4Rule::kTe4over6)) {
     bad("rbits: profile '" + profile +
-        "' has no stochastic rounding (torchao nvfp4_quantize rounds to "
-        "nearest even)");
+        "' has no stochastic rounding (torchao nvfp4_quantize and TE 4over6 "
+        "round to nearest even)");
   }
   if (rbits) {
     if (rbits->size() != x.size()) bad("rbits: needs one value per element");
