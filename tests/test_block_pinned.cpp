@@ -554,3 +554,35 @@ TEST_CASE("TE NVFP4 4over6: map-to-4 only when its error is smaller",
                                     std::vector<uint32_t>(256, f(1.0f))),
                   std::invalid_argument);
 }
+
+TEST_CASE("TE NVFP4 4over6 variants: MSE error, E4M3 bound 448",
+          "[block][pinned][nvfp4]") {
+  // compute_error_rn (quantize_4over6_nvfp4.cuh@d0067d0da:113-123): MSE
+  // adds fl(d * d). Values from reference_nvfp4.py@d0067d0da run on CPU
+  // (err_mode "MAE" / "MSE", tensor amax 1536).
+  const std::vector<float> v = {6.0f,  3.5f, 1.5f,  5.75f, -3.5f, -4.0f,
+                                1.25f, -5.5f, -5.5f, 0.25f, -0.5f, 5.0f,
+                                1.5f,  0.25f, 0.0f,  -3.0f};
+  std::vector<uint32_t> x;
+  for (float e : v) x.push_back(f(e));
+  const Nvfp4Profile& mae = *find_nvfp4_profile("te-nvfp4-4over6@2.17");
+  const Nvfp4Profile& mse = *find_nvfp4_profile("te-nvfp4-4over6-mse@2.17");
+  const Nvfp4Block a = nvfp4_quantize_block(mae, f(1536.0f), x);
+  const Nvfp4Block b = nvfp4_quantize_block(mse, f(1536.0f), x);
+  const std::vector<uint8_t> want_mae = {7, 6, 3, 7, 14, 14, 2, 15,
+                                         15, 0, 9, 6, 3, 0, 0, 13};
+  const std::vector<uint8_t> want_mse = {6, 4, 2, 6, 12, 13, 2, 14,
+                                         14, 0, 9, 5, 2, 0, 0, 12};
+  CHECK(int{a.scale} == 0x38);  // map-to-6
+  CHECK(a.codes == want_mae);
+  CHECK(int{b.scale} == 0x3C);  // map-to-4
+  CHECK(b.codes == want_mse);
+  // Bound 448 (nvfp4_4over6_e4m3_use_256="none"): S_enc = 2688 / 1536 =
+  // 1.75, so all 4.0 takes map-to-4 at scale 1.75 (0x3E), not 1.0 (0x38).
+  const Nvfp4Profile& b448 = *find_nvfp4_profile("te-nvfp4-4over6-448@2.17");
+  const std::vector<uint32_t> fours(16, f(4.0f));
+  const Nvfp4Block c = nvfp4_quantize_block(b448, f(1536.0f), fours);
+  CHECK(int{c.scale} == 0x3E);
+  CHECK(int{c.codes[0]} == 0x6);
+  CHECK(int{nvfp4_quantize_block(mae, f(1536.0f), fours).scale} == 0x38);
+}

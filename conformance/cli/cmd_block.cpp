@@ -326,6 +326,13 @@ int run_diff(const std::string& a, const std::string& b, const std::string& e,
     }
     return run_diff_nvfp4(*na, *nb, a, b, tensor_amax, per_class, seed);
   }
+  if ((na || nb) && !find_mx_profile(na ? b : a)) {
+    std::fprintf(stderr,
+                 "mxc diff-profiles: error: unknown profile '%s' (see mxc "
+                 "profiles)\n",
+                 (na ? b : a).c_str());
+    return 2;
+  }
   if (na || nb) {
     std::fprintf(stderr,
                  "mxc diff-profiles: error: '%s' is an NVFP4 profile and "

@@ -411,6 +411,38 @@ constexpr std::array kNv = {
             "e4m3_max 256, on CPU); pinned in tests/test_block_pinned.cpp",
         .rule = Nvfp4Rule::kTe4over6,
         .amax_ignores_nan = true},
+    Nvfp4Profile{
+        .name = "te-nvfp4-4over6-mse@2.17",
+        .summary =
+            "te-nvfp4-4over6@2.17 with NVTE_NVFP4_4OVER6_ERR_MODE=MSE: the "
+            "error sum adds fl(d * d) instead of |d|",
+        .source =
+            "as te-nvfp4-4over6@2.17; compute_error_rn "
+            "(quantize_4over6_nvfp4.cuh@d0067d0da:113-123)",
+        .versions = "TransformerEngine v2.17 to v2.18 and main d0067d0da",
+        .evidence =
+            "read, run locally at d0067d0da (the Python reference, 1x16 MSE "
+            "e4m3_max 256, on CPU)",
+        .rule = Nvfp4Rule::kTe4over6,
+        .amax_ignores_nan = true,
+        .four_over_six_mse = true},
+    Nvfp4Profile{
+        .name = "te-nvfp4-4over6-448@2.17",
+        .summary =
+            "te-nvfp4-4over6@2.17 with nvfp4_4over6_e4m3_use_256=\"none\": "
+            "S_enc = fl(2688/A) and the error denominator 2688 (map-to-4 "
+            "scales may then clamp at 448)",
+        .source =
+            "as te-nvfp4-4over6@2.17; compute_global_encode_scaling_factor_"
+            "FP4<448> (core_nvfp4.cuh@d0067d0da:81-95); docs/envvars.rst "
+            "NVTE_NVFP4_4OVER6_E4M3_USE_256",
+        .versions = "TransformerEngine v2.17 to v2.18 and main d0067d0da",
+        .evidence =
+            "read, run locally at d0067d0da (the Python reference, 1x16 MAE "
+            "e4m3_max 448, on CPU)",
+        .rule = Nvfp4Rule::kTe4over6,
+        .amax_ignores_nan = true,
+        .four_over_six_e4m3 = 448},
 };
 
 // Bare names: the newest released behaviour. Every pre-versioning name
@@ -427,6 +459,10 @@ constexpr std::array kAliases = {
     // issue 14, prof-read
     ProfileAlias{"te-mxfp4", "te-mxfp4@2.10", "newest release (v2.18)"},
     ProfileAlias{"te-nvfp4-4over6", "te-nvfp4-4over6@2.17",
+                 "newest release (v2.18)"},
+    ProfileAlias{"te-nvfp4-4over6-mse", "te-nvfp4-4over6-mse@2.17",
+                 "newest release (v2.18)"},
+    ProfileAlias{"te-nvfp4-4over6-448", "te-nvfp4-4over6-448@2.17",
                  "newest release (v2.18)"},
     ProfileAlias{"deepgemm-fp4", "deepgemm-fp4@54e22612",
                  "newest commit read (DeepGEMM has no releases)"},

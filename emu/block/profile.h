@@ -85,14 +85,15 @@ enum class Nvfp4Rule : uint8_t {
   // e4m3(clamp(fl(amax_b / 6), 2^-6, 448)); q = e2m1(clamp(fl(x * fl(1/s)),
   // +-6)).
   kTorchaoSingle,
-  // TransformerEngine NVFP4 "4over6" (1x16, MAE in the input domain): the
-  // tensor value is the tensor amax A; S_enc = fminf(fl(1536 / A), FLT_MAX)
-  // (A 0 or S_enc 0 -> 1; E4M3 bound 256 instead of 448). Two candidates,
-  // map-to-6 with s6 = e4m3(min(base, 448)) and map-to-4 with s4 =
-  // e4m3(min(fl(base * 1.5), 448)), base = fl(fl(amax_b / 6) * S_enc), each
-  // quantized as kTe; the block keeps map-to-4 only when its error sum
-  // fl(sum_i |fl(fl(fl(fl(q_i * s) * A) / 1536) - x_i)|), added in element
-  // order, is strictly smaller (ties and NaN keep map-to-6).
+  // TransformerEngine NVFP4 "4over6" (1x16, error in the input domain):
+  // the tensor value is the tensor amax A; with D = 6 * four_over_six_e4m3
+  // (1536 for the default bound 256, 2688 for 448), S_enc = fminf(fl(D /
+  // A), FLT_MAX) (A 0 or S_enc 0 -> 1). Two candidates, map-to-6 with s6 =
+  // e4m3(min(base, 448)) and map-to-4 with s4 = e4m3(min(fl(base * 1.5),
+  // 448)), base = fl(fl(amax_b / 6) * S_enc), each quantized as kTe; the
+  // block keeps map-to-4 only when its error sum over the elements, in
+  // order, of |d| (MAE) or fl(d * d) (MSE), d = fl(fl(fl(fl(q_i * s) * A) /
+  // D) - x_i), is strictly smaller (ties and NaN keep map-to-6).
   kTe4over6,
 };
 
@@ -104,6 +105,11 @@ struct Nvfp4Profile {
   std::string_view evidence;
   Nvfp4Rule rule;
   bool amax_ignores_nan = false;  // block amax by fmaxf / PTX max (TE)
+  // kTe4over6 only: the E4M3 bound of S_enc and of the error denominator
+  // (NVTE_NVFP4_4OVER6_E4M3_USE_256: 256, or 448 with "none"), and the
+  // error metric (NVTE_NVFP4_4OVER6_ERR_MODE: MAE, or MSE).
+  int four_over_six_e4m3 = 256;
+  bool four_over_six_mse = false;
 };
 
 // A bare or older name and the versioned profile it stands for.

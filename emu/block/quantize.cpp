@@ -1,6 +1,7 @@
 #include "emu/block/quantize.h"
 
 #include <algorithm>
+#include <bit>
 #include <optional>
 #include <stdexcept>
 
@@ -275,27 +276,35 @@ uint32_t nan_max_amax(std::span<const uint32_t> x, bool ignore_nan = false) {
   return amax;
 }
 
-// TE compute_global_encode_scaling_factor_FP4<256> (core_nvfp4.cuh@d0067d0da
-// :81-95): fminf(fl(256 * 6 / A), FLT_MAX); A == 0 or a zero quotient -> 1.
-uint32_t te_4over6_s_enc(uint32_t amax_t) {
-  constexpr uint32_t k1536 = 0x44C00000u;  // 256 * 6
+// 6 * the profile's E4M3 bound as f32 bits (1536 or 2688; exact).
+uint32_t te_4over6_denominator(const Nvfp4Profile& p) {
+  return std::bit_cast<uint32_t>(static_cast<float>(6 * p.four_over_six_e4m3));
+}
+
+// TE compute_global_encode_scaling_factor_FP4<E4M3_MAX>
+// (core_nvfp4.cuh@d0067d0da:81-95): fminf(fl(E4M3_MAX * 6 / A), FLT_MAX);
+// A == 0 or a zero quotient -> 1.
+uint32_t te_4over6_s_enc(const Nvfp4Profile& p, uint32_t amax_t) {
   if (mag(amax_t) == 0) return kF32One;
-  const uint32_t s = min_flt_max(f32_div(k1536, amax_t));
+  const uint32_t s =
+      min_flt_max(f32_div(te_4over6_denominator(p), amax_t));
   return s == 0 ? kF32One : s;
 }
 
 // One 4over6 candidate (quantize_4over6_nvfp4.cuh@d0067d0da): the UE4M3
 // scale of fminf(scale_f32, 448), inv = fminf(fl(1 / fl(s * S_dec)),
-// FLT_MAX), codes cvt.rn.satfinite(fl(x * inv)), and the MAE error sum of
-// accumulate_dequant_error (190-202), element by element in order.
+// FLT_MAX), codes cvt.rn.satfinite(fl(x * inv)), and the error sum of
+// accumulate_dequant_error (190-202; compute_error_rn 113-123: MAE fabsf,
+// MSE __fmul_rn(d, d)), element by element in order.
 struct Candidate4over6 {
   Nvfp4Block b;
   uint32_t err = 0;
 };
-Candidate4over6 te_4over6_candidate(uint32_t scale_f32, uint32_t s_dec,
-                                    uint32_t amax_t,
+Candidate4over6 te_4over6_candidate(const Nvfp4Profile& p, uint32_t scale_f32,
+                                    uint32_t s_dec, uint32_t amax_t,
                                     std::span<const uint32_t> x) {
-  constexpr uint32_t k448 = 0x43E00000u, k1536 = 0x44C00000u;
+  constexpr uint32_t k448 = 0x43E00000u;
+  const uint32_t denom = te_4over6_denominator(p);
   RoundSpec sat;
   sat.overflow = Overflow::kSatFinite;
   Candidate4over6 c;
@@ -314,9 +323,10 @@ Candidate4over6 te_4over6_candidate(uint32_t scale_f32, uint32_t s_dec,
     c.b.codes.push_back(q);
     const uint32_t dq =
         static_cast<uint32_t>(convert(Fmt::kE2M1, Fmt::kF32, q));
-    const uint32_t val = f32_div(f32_mul(f32_mul(dq, s_val), amax_t), k1536);
+    const uint32_t val = f32_div(f32_mul(f32_mul(dq, s_val), amax_t), denom);
     const uint32_t diff = f32_add(val, v ^ 0x80000000u);  // val - x
-    c.err = f32_add(c.err, diff & 0x7FFFFFFFu);           // + fabsf(diff)
+    c.err = f32_add(c.err, p.four_over_six_mse ? f32_mul(diff, diff)
+                                               : diff & 0x7FFFFFFFu);
   }
   return c;
 }
@@ -328,15 +338,15 @@ bool err_less(uint32_t a, uint32_t b) {
   return mag(a) < mag(b);
 }
 
-Nvfp4Block nvfp4_4over6(uint32_t amax_t, uint32_t amax_b,
-                        std::span<const uint32_t> x) {
+Nvfp4Block nvfp4_4over6(const Nvfp4Profile& p, uint32_t amax_t,
+                        uint32_t amax_b, std::span<const uint32_t> x) {
   constexpr uint32_t kSix = 0x40C00000u, kOnePointFive = 0x3FC00000u;
-  const uint32_t s_enc = te_4over6_s_enc(amax_t);
+  const uint32_t s_enc = te_4over6_s_enc(p, amax_t);
   const uint32_t s_dec = f32_div(kF32One, s_enc);
   const uint32_t base = f32_mul(f32_div(amax_b, kSix), s_enc);
   Candidate4over6 map4 =
-      te_4over6_candidate(f32_mul(base, kOnePointFive), s_dec, amax_t, x);
-  Candidate4over6 map6 = te_4over6_candidate(base, s_dec, amax_t, x);
+      te_4over6_candidate(p, f32_mul(base, kOnePointFive), s_dec, amax_t, x);
+  Candidate4over6 map6 = te_4over6_candidate(p, base, s_dec, amax_t, x);
   return err_less(map4.err, map6.err) ? std::move(map4.b) : std::move(map6.b);
 }
 
@@ -354,7 +364,7 @@ Nvfp4Block nvfp4_with_amax(const Nvfp4Profile& p, uint32_t s_enc,
     if (!rbits.empty())
       throw std::invalid_argument(
           "TE NVFP4 4over6 has no stochastic rounding in this model");
-    return nvfp4_4over6(s_enc, amax, x);  // s_enc holds the tensor amax
+    return nvfp4_4over6(p, s_enc, amax, x);  // s_enc holds the tensor amax
   }
   constexpr uint32_t kSix = 0x40C00000u;
   const uint32_t inv6 = f32_div(kF32One, kSix);  // fl(1/6) = 0x3E2AAAAB
@@ -480,7 +490,7 @@ std::vector<uint32_t> nvfp4_dequantize_block(const Nvfp4Profile& p,
     case Nvfp4Rule::kTorchaoSingle:
       return nvfp4_decode(b, [](uint32_t qs) { return qs; });
     case Nvfp4Rule::kTe4over6:  // tensor value: the amax; q * s / S_enc
-      return nvfp4_dequantize_block(b, te_4over6_s_enc(tensor_value));
+      return nvfp4_dequantize_block(b, te_4over6_s_enc(p, tensor_value));
     default:
       return nvfp4_dequantize_block(b, tensor_value);
   }
