@@ -17,7 +17,8 @@ constexpr Fmt kWide[] = {Fmt::kF32, Fmt::kF64, Fmt::kF16, Fmt::kBF16};
 constexpr Fmt kNarrow[] = {Fmt::kE4M3, Fmt::kE5M2, Fmt::kE3M2, Fmt::kE2M3,
                            Fmt::kE2M1, Fmt::kE8M0, Fmt::kUE4M3, Fmt::kInt8};
 constexpr Round kModes[] = {Round::kRNE, Round::kRZ,  Round::kRU, Round::kRD,
-                            Round::kRNA, Round::kOdd, Round::kSR};
+                            Round::kRNA, Round::kOdd, Round::kSR,
+                            Round::kRNZ};
 
 oracle::Mode oracle_mode(Round r) {
   switch (r) {
@@ -28,6 +29,7 @@ oracle::Mode oracle_mode(Round r) {
     case Round::kRNA: return oracle::Mode::RNA;
     case Round::kOdd: return oracle::Mode::Odd;
     case Round::kSR: return oracle::Mode::SR;
+    case Round::kRNZ: return oracle::Mode::RNZ;
   }
   return oracle::Mode::RNE;
 }

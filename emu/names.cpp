@@ -7,8 +7,8 @@
 
 namespace mxc {
 namespace {
-constexpr std::array<std::string_view, 7> kRoundNames = {
-    "rne", "rz", "ru", "rd", "rna", "odd", "rs"};
+constexpr std::array<std::string_view, 8> kRoundNames = {
+    "rne", "rz", "ru", "rd", "rna", "odd", "rs", "rnz"};
 }  // namespace
 
 std::optional<Fmt> parse_format(std::string_view name) {

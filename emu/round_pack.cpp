@@ -22,6 +22,8 @@ bool round_increment(const RoundSpec& r, bool sign, bool trunc_odd, u128 rem,
       return rem > half || (rem == half && (sticky || trunc_odd));
     case Round::kRNA:
       return rem >= half;
+    case Round::kRNZ:  // a tie keeps the smaller magnitude
+      return rem > half || (rem == half && sticky);
     case Round::kRZ:
       return false;
     case Round::kOdd:  // inexact results land on the odd neighbour

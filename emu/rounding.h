@@ -17,6 +17,8 @@ enum class Round : uint8_t {
   kRNA,  // to nearest, ties away from zero (IEEE roundTiesToAway)
   kOdd,  // round to odd (sticky into the last bit; von Neumann / Boldo)
   kSR,   // stochastic: the discarded bits' top sr_bits bits plus rbits
+  kRNZ,  // to nearest, ties toward zero (DeepGEMM's FP4 cast: a value on a
+         // midpoint takes the smaller magnitude; docs/rounding.md rule 6)
 };
 
 enum class Overflow : uint8_t {

@@ -7,7 +7,9 @@
 
 #include <bit>
 #include <cmath>
+#include <iterator>
 #include <limits>
+#include <stdexcept>
 #include <string_view>
 #include <vector>
 
@@ -580,4 +582,201 @@ TEST_CASE("floor_log2f: floor of log2 rounded to binary32, as torch.log2",
   CHECK(floor_log2f(0x4B7FFFFFu) == 24);
   CHECK(floor_log2f(0x7F7FFFFFu) == 128);
   CHECK(floor_log2f(0x3F7FFFFFu) == -1);  // log2 of 1 - 2^-24 is kept
+}
+
+// --- issue 14, read-only conventions (prof-read): TE MXFP4, DeepGEMM FP4,
+// TE NVFP4 4over6. Expected values derived from the sources named and
+// observed running those Python sources on CPU at the same commits.
+
+namespace {
+
+// 6 first (scale 2^0 for both FP4 profiles), then every E2M1 midpoint, its
+// negatives, an exact -0 and zeros: ties and zero signs decide the codes.
+std::vector<uint32_t> fp4_midpoint_block() {
+  std::vector<uint32_t> x(32, f(0.0f));
+  const float v[] = {6.0f,  0.25f,  0.75f, 1.25f, 1.75f, 2.5f,
+                     3.5f,  5.0f,   -0.25f, -0.75f, -0.0f, -5.0f};
+  for (size_t i = 0; i < std::size(v); ++i) x[i] = f(v[i]);
+  return x;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "TE MXFP4 (pow_2_scales): RNE by midpoint comparisons, exact -0 -> +0",
+    "[block][pinned]") {
+  // reference_nvfp4.py@d0067d0da: cast_to_e8 (118-127) = 2^clamp(ceil(log2(
+  // amax / 6)), +-127); cast_to_fp4x2 (49-71): (x >= 0.0) & (x <= 0.25) ->
+  // 0, (x > 0.25) & (x < 0.75) -> 1, ...; (x >= -0.25) & (x < -0.0) -> 8.
+  const MxProfile& te = *find_mx_profile("te-mxfp4");
+  CHECK(te.name == "te-mxfp4@2.10");
+  const MxBlock b = mx_quantize_block(te, Fmt::kE2M1, fp4_midpoint_block());
+  CHECK(int{b.scale} == 127);
+  const std::vector<int> want = {0x7, 0x0, 0x2, 0x2, 0x4, 0x4,
+                                 0x6, 0x6, 0x8, 0xA, 0x0, 0xE};
+  for (size_t i = 0; i < want.size(); ++i) {
+    INFO("element " << i);
+    CHECK(int{b.codes[i]} == want[i]);
+  }
+  CHECK(int{b.codes[31]} == 0x0);
+  // An all -0 block: scale byte 0 (log2(0) = -inf clamps to -127), every
+  // code +0 (ocp-v1 keeps -0: 0x8).
+  const MxBlock nz = mx_quantize_block(te, Fmt::kE2M1, fill(-0.0f));
+  CHECK(int{nz.scale} == 0);
+  CHECK(int{nz.codes[0]} == 0x0);
+  CHECK(int{mx_quantize_block(*find_mx_profile("ocp-v1"), Fmt::kE2M1,
+                              fill(-0.0f))
+                .codes[0]} == 0x8);
+  // log2 rounded to f32: amax 96 * (1 + 2^-23) is one binade low (X = 4,
+  // not the exact RCEIL's 5); 96.00001 / 16 clamps to 6.
+  std::vector<uint32_t> hi = fill(1.0f);
+  hi[0] = 0x42C00001u;
+  const MxBlock low = mx_quantize_block(te, Fmt::kE2M1, hi);
+  CHECK(int{low.scale} == 131);
+  CHECK(int{low.codes[0]} == 0x7);
+  // Inf amax: ceil(log2(Inf)) clamps to 127 (0xFE); x * 2^-127: Inf -> 6,
+  // 1.0 -> +0, -1.0 -> -0 (a negative that rounds to zero keeps its sign).
+  std::vector<uint32_t> inf = fill(1.0f);
+  inf[0] = f(std::numeric_limits<float>::infinity());
+  inf[1] = f(-1.0f);
+  const MxBlock bi = mx_quantize_block(te, Fmt::kE2M1, inf);
+  CHECK(int{bi.scale} == 0xFE);
+  CHECK(int{bi.codes[0]} == 0x7);
+  CHECK(int{bi.codes[1]} == 0x8);
+  CHECK(int{bi.codes[2]} == 0x0);
+  // NaN element: torch.amax propagates it, the scale is NaN (0xFF), every
+  // scaled value NaN, and cast_to_fp4x2 gives code 0 to NaN.
+  std::vector<uint32_t> nan = fill(1.0f);
+  nan[3] = 0x7FC00000u;
+  const MxBlock bn = mx_quantize_block(te, Fmt::kE2M1, nan);
+  CHECK(int{bn.scale} == 0xFF);
+  CHECK(int{bn.codes[0]} == 0x0);
+  CHECK(int{bn.codes[3]} == 0x0);
+}
+
+TEST_CASE("DeepGEMM FP4: ties toward zero, no -0, NaN -> +0",
+          "[block][pinned]") {
+  // deep_gemm/utils/math.py@54e22612 _quantize_to_fp4_e2m1 (73-82): code =
+  // number of midpoints 0.25 .. 5.0 that |x| strictly exceeds; the sign bit
+  // only when code != 0. per_token_cast_to_fp4 (85-98): sf =
+  // ceil_to_ue8m0(max(amax, 1e-4) / 6), x * (1 / sf).
+  const MxProfile& dg = *find_mx_profile("deepgemm-fp4");
+  CHECK(dg.name == "deepgemm-fp4@54e22612");
+  const MxBlock b = mx_quantize_block(dg, Fmt::kE2M1, fp4_midpoint_block());
+  CHECK(int{b.scale} == 127);
+  const std::vector<int> want = {0x7, 0x0, 0x1, 0x2, 0x3, 0x4,
+                                 0x5, 0x6, 0x0, 0x9, 0x0, 0xE};
+  for (size_t i = 0; i < want.size(); ++i) {
+    INFO("element " << i);
+    CHECK(int{b.codes[i]} == want[i]);
+  }
+  // All zero: amax clamps to fl(1e-4); fl(1e-4) / 6 = 1.67e-5 rounds up to
+  // 2^-15: byte 112.
+  const MxBlock z = mx_quantize_block(dg, Fmt::kE2M1, fill(-0.0f));
+  CHECK(int{z.scale} == 112);
+  CHECK(int{z.codes[0]} == 0x0);
+  // Inf and NaN amax: the f32 bits' exponent 255 clamps to 254; Inf * 2^-127
+  // exceeds 5 (code 7), NaN compares false (code 0), -1 * 2^-127 -> +0.
+  std::vector<uint32_t> inf = fill(1.0f);
+  inf[0] = f(std::numeric_limits<float>::infinity());
+  inf[1] = f(-1.0f);
+  const MxBlock bi = mx_quantize_block(dg, Fmt::kE2M1, inf);
+  CHECK(int{bi.scale} == 254);
+  CHECK(int{bi.codes[0]} == 0x7);
+  CHECK(int{bi.codes[1]} == 0x0);
+  std::vector<uint32_t> nan = fill(1.0f);
+  nan[0] = 0x7FC00000u;
+  const MxBlock bn = mx_quantize_block(dg, Fmt::kE2M1, nan);
+  CHECK(int{bn.scale} == 254);
+  CHECK(int{bn.codes[0]} == 0x0);
+  CHECK(int{bn.codes[1]} == 0x0);
+}
+
+TEST_CASE("rnz: round to nearest, ties toward zero", "[rounding][pinned]") {
+  // DeepGEMM's midpoint count (math.py@54e22612:78-79) as a rounding mode:
+  // ties take the smaller magnitude, anything past a tie rounds to nearest.
+  RoundSpec r;
+  r.mode = Round::kRNZ;
+  r.overflow = Overflow::kSatFinite;
+  const auto e2m1 = [&](float x) {
+    return int(convert(Fmt::kF32, Fmt::kE2M1, f(x), r));
+  };
+  CHECK(e2m1(0.75f) == 0x1);
+  CHECK(e2m1(std::nextafter(0.75f, 1.0f)) == 0x2);
+  CHECK(e2m1(5.0f) == 0x6);
+  CHECK(e2m1(-2.5f) == 0xC);
+  CHECK(e2m1(7.0f) == 0x7);  // saturating
+  CHECK(parse_round("rnz") == Round::kRNZ);
+  // f32 -> bf16: 1 + 2^-8 is a tie between 1 and 1 + 2^-7.
+  CHECK(convert(Fmt::kF32, Fmt::kBF16, 0x3F808000u, r) == 0x3F80u);
+  CHECK(convert(Fmt::kF32, Fmt::kBF16, 0x3F808001u, r) == 0x3F81u);
+}
+
+TEST_CASE("TE NVFP4 4over6: map-to-4 only when its error is smaller",
+          "[block][pinned][nvfp4]") {
+  // quantize_4over6_nvfp4.cuh@d0067d0da compute_scale_pair (125-146) and
+  // accumulate_dequant_error (190-202); "ties select map-to-6" (15).
+  // Tensor amax 1536 = 256 * 6 makes S_enc = 1.
+  const Nvfp4Profile& p = *find_nvfp4_profile("te-nvfp4-4over6");
+  CHECK(p.name == "te-nvfp4-4over6@2.17");
+  const uint32_t a = nvfp4_tensor_scale(p, f(1536.0f));
+  CHECK(a == f(1536.0f));  // the tensor value is the amax itself
+  // All 4.0: map-to-6 scale e4m3(4/6) = 0.6875 gives 6 * 0.6875 = 4.125
+  // (error 16 * 0.125); map-to-4 scale 1.0 gives 4 exactly: map-to-4.
+  const Nvfp4Block b4 = nvfp4_quantize_block(p, a, std::vector(16, f(4.0f)));
+  CHECK(int{b4.scale} == 0x38);
+  CHECK(int{b4.codes[0]} == 0x6);
+  // 6 and 3.0s: both candidates exact (error 0): the tie keeps map-to-6
+  // (scale 1.0, codes 6.0 and 3.0; map-to-4 would be 1.5, 4.0 and 2.0).
+  std::vector<uint32_t> tie(16, f(3.0f));
+  tie[0] = f(6.0f);
+  const Nvfp4Block bt = nvfp4_quantize_block(p, a, tie);
+  CHECK(int{bt.scale} == 0x38);
+  CHECK(int{bt.codes[0]} == 0x7);
+  CHECK(int{bt.codes[1]} == 0x5);
+  // 6 and 1.0s: map-to-4 gives 1.0 -> 0.5 * 1.5 = 0.75: map-to-6 wins.
+  std::vector<uint32_t> six(16, f(1.0f));
+  six[0] = f(6.0f);
+  const Nvfp4Block b6 = nvfp4_quantize_block(p, a, six);
+  CHECK(int{b6.scale} == 0x38);
+  CHECK(int{b6.codes[1]} == 0x2);
+  // Stochastic rounding and 16x16 tiles are not modelled: refused.
+  CHECK_THROWS_AS(
+      nvfp4_quantize_block(p, a, six, std::vector<uint32_t>(16, 0)),
+      std::invalid_argument);
+  CHECK_THROWS_AS(nvfp4_quantize_2d(p, a, 16, 16,
+                                    std::vector<uint32_t>(256, f(1.0f))),
+                  std::invalid_argument);
+}
+
+TEST_CASE("TE NVFP4 4over6 variants: MSE error, E4M3 bound 448",
+          "[block][pinned][nvfp4]") {
+  // compute_error_rn (quantize_4over6_nvfp4.cuh@d0067d0da:113-123): MSE
+  // adds fl(d * d). Values from reference_nvfp4.py@d0067d0da run on CPU
+  // (err_mode "MAE" / "MSE", tensor amax 1536).
+  const std::vector<float> v = {6.0f,  3.5f, 1.5f,  5.75f, -3.5f, -4.0f,
+                                1.25f, -5.5f, -5.5f, 0.25f, -0.5f, 5.0f,
+                                1.5f,  0.25f, 0.0f,  -3.0f};
+  std::vector<uint32_t> x;
+  for (float e : v) x.push_back(f(e));
+  const Nvfp4Profile& mae = *find_nvfp4_profile("te-nvfp4-4over6@2.17");
+  const Nvfp4Profile& mse = *find_nvfp4_profile("te-nvfp4-4over6-mse@2.17");
+  const Nvfp4Block a = nvfp4_quantize_block(mae, f(1536.0f), x);
+  const Nvfp4Block b = nvfp4_quantize_block(mse, f(1536.0f), x);
+  const std::vector<uint8_t> want_mae = {7, 6, 3, 7, 14, 14, 2, 15,
+                                         15, 0, 9, 6, 3, 0, 0, 13};
+  const std::vector<uint8_t> want_mse = {6, 4, 2, 6, 12, 13, 2, 14,
+                                         14, 0, 9, 5, 2, 0, 0, 12};
+  CHECK(int{a.scale} == 0x38);  // map-to-6
+  CHECK(a.codes == want_mae);
+  CHECK(int{b.scale} == 0x3C);  // map-to-4
+  CHECK(b.codes == want_mse);
+  // Bound 448 (nvfp4_4over6_e4m3_use_256="none"): S_enc = 2688 / 1536 =
+  // 1.75, so all 4.0 takes map-to-4 at scale 1.75 (0x3E), not 1.0 (0x38).
+  const Nvfp4Profile& b448 = *find_nvfp4_profile("te-nvfp4-4over6-448@2.17");
+  const std::vector<uint32_t> fours(16, f(4.0f));
+  const Nvfp4Block c = nvfp4_quantize_block(b448, f(1536.0f), fours);
+  CHECK(int{c.scale} == 0x3E);
+  CHECK(int{c.codes[0]} == 0x6);
+  CHECK(int{nvfp4_quantize_block(mae, f(1536.0f), fours).scale} == 0x38);
 }

@@ -4,11 +4,13 @@
 // differently, with an example of each.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -241,8 +243,106 @@ int run_quantize(const QuantizeOptions& o) {
   return 0;
 }
 
+// Two NVFP4 profiles on the same blocks of 16: each block is a tensor of its
+// own (tensor amax = the block's finite amax, or --tensor-amax), and each
+// profile takes the tensor value its rule needs (nvfp4_tensor_scale).
+int run_diff_nvfp4(const Nvfp4Profile& pa, const Nvfp4Profile& pb,
+                   const std::string& a, const std::string& b,
+                   const std::string& tensor_amax, int per_class,
+                   uint64_t seed) {
+  std::optional<uint32_t> fixed;
+  if (!tensor_amax.empty()) {
+    std::string why;
+    const auto v = parse_hex(tensor_amax, &why);
+    if (!v || *v > 0xFFFFFFFFu) {
+      std::fprintf(stderr, "mxc diff-profiles: error: --tensor-amax: %s\n",
+                   v ? "wider than 32 bits" : why.c_str());
+      return 2;
+    }
+    fixed = static_cast<uint32_t>(*v);
+  }
+  constexpr int n = 16;
+  fmt::print("{} vs {} (e2m1, block {}, tensor amax {}), {} blocks per "
+             "class\n",
+             a, b, n,
+             fixed ? fmt::format("{:08X}", *fixed)
+                   : std::string("= each block's finite amax"),
+             per_class);
+  fmt::print("{:<38} {:>8} {:>8} {:>9}  example (scale A/B, first differing "
+             "code A/B)\n",
+             "input class", "blocks", "scale!=", "codes!=");
+  SplitMix64 g(seed);
+  int any = 0;
+  for (size_t c = 0; c < block_class_count(); ++c) {
+    int ds = 0, dc = 0;
+    std::string example;
+    for (int i = 0; i < per_class; ++i) {
+      const auto x = block_class_case(c, g, n, Fmt::kE2M1);
+      uint32_t amax = 0;
+      for (uint32_t v : x) {
+        const uint32_t m = v & 0x7FFFFFFFu;
+        if (m < 0x7F800000u) amax = std::max(amax, m);
+      }
+      const uint32_t at = fixed ? *fixed : amax;
+      const Nvfp4Block ba =
+          nvfp4_quantize_block(pa, nvfp4_tensor_scale(pa, at), x);
+      const Nvfp4Block bb =
+          nvfp4_quantize_block(pb, nvfp4_tensor_scale(pb, at), x);
+      const bool s = ba.scale != bb.scale, k = ba.codes != bb.codes;
+      ds += s;
+      dc += k;
+      if ((s || k) && example.empty()) {
+        size_t j = 0;
+        while (j < x.size() && ba.codes[j] == bb.codes[j]) ++j;
+        example = fmt::format("{:02X}/{:02X}", ba.scale, bb.scale);
+        if (j < x.size()) {
+          example += fmt::format("  x[{}]={:08X}: {:X}/{:X}", j, x[j],
+                                 ba.codes[j], bb.codes[j]);
+        }
+      }
+    }
+    any += ds + dc;
+    fmt::print("{:<38} {:>8} {:>8} {:>9}  {}\n", block_class_name(c), per_class,
+               ds, dc, example);
+  }
+  fmt::print("\n{}\n", any ? "the profiles differ on the classes above"
+                           : "no difference found on these classes");
+  return 0;
+}
+
 int run_diff(const std::string& a, const std::string& b, const std::string& e,
-             int per_class, uint64_t seed) {
+             const std::string& tensor_amax, int per_class, uint64_t seed) {
+  const Nvfp4Profile* na = find_nvfp4_profile(a);
+  const Nvfp4Profile* nb = find_nvfp4_profile(b);
+  if (na && nb) {
+    if (!e.empty() && e != "e2m1") {
+      std::fprintf(stderr,
+                   "mxc diff-profiles: error: --elem is fixed (e2m1) for "
+                   "NVFP4 profiles\n");
+      return 2;
+    }
+    return run_diff_nvfp4(*na, *nb, a, b, tensor_amax, per_class, seed);
+  }
+  if ((na || nb) && !find_mx_profile(na ? b : a)) {
+    std::fprintf(stderr,
+                 "mxc diff-profiles: error: unknown profile '%s' (see mxc "
+                 "profiles)\n",
+                 (na ? b : a).c_str());
+    return 2;
+  }
+  if (na || nb) {
+    std::fprintf(stderr,
+                 "mxc diff-profiles: error: '%s' is an NVFP4 profile and "
+                 "'%s' is not: both must be MX or both NVFP4\n",
+                 (na ? a : b).c_str(), (na ? b : a).c_str());
+    return 2;
+  }
+  if (!tensor_amax.empty()) {
+    std::fprintf(stderr,
+                 "mxc diff-profiles: error: --tensor-amax is for NVFP4 "
+                 "profiles\n");
+    return 2;
+  }
   const MxProfile* pa = find_mx_profile(a);
   const MxProfile* pb = find_mx_profile(b);
   if (!pa || !pb) {
@@ -327,7 +427,8 @@ void add_block(CLI::App& app, int& exit_code) {
   qc->add_option("--block", q->block, "MX block size 1..4096 (default: the profile's)")
       ->check(integer_in(1, 4096));
   qc->add_option("--tensor-amax", q->tensor_amax,
-                 "NVFP4: the tensor amax as f32 hex (S_enc = 448*6/amax)");
+                 "NVFP4: the tensor amax as f32 hex (TE: S_enc = 448*6/amax; "
+                 "4over6: 256*6/amax; torchao: amax/2688)");
   qc->add_option("--sr-seed", q->sr_seed,
                  "NVFP4: stochastic rounding with Philox4x32-10 random bits "
                  "(hex seed; element i of the stream uses sr_rbits(seed, i))");
@@ -343,18 +444,25 @@ void add_block(CLI::App& app, int& exit_code) {
   auto seed = std::make_shared<uint64_t>(1);
   CLI::App* d = app.add_subcommand(
       "diff-profiles",
-      "Quantize the same structured inputs with two MX profiles and report "
-      "which input classes they treat differently");
+      "Quantize the same structured inputs with two MX profiles, or two "
+      "NVFP4 profiles, and report which input classes they treat "
+      "differently");
   d->add_option("A", *a, "first profile")->required();
   d->add_option("B", *b, "second profile")->required();
   d->add_option("--elem", *e, "element format (default: A's)");
+  auto ta = std::make_shared<std::string>();
+  d->add_option("--tensor-amax", *ta,
+                "NVFP4 profiles: the tensor amax as f32 hex for every block "
+                "(default: each block's own finite amax)");
   d->add_option("--blocks", *n, "blocks per input class (1..10^7)")
       ->check(integer_in(1, 10000000))
       ->capture_default_str();
   d->add_option("--seed", *seed, "seed (unsigned 64-bit)")
       ->check(unsigned64())
       ->capture_default_str();
-  d->callback([=, &exit_code] { exit_code = run_diff(*a, *b, *e, *n, *seed); });
+  d->callback([=, &exit_code] {
+    exit_code = run_diff(*a, *b, *e, *ta, *n, *seed);
+  });
 }
 
 }  // namespace mxc::cli

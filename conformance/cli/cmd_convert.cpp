@@ -118,7 +118,8 @@ void add_convert(CLI::App& app, int& exit_code) {
   c->add_option("--round", o->round,
                 "rne | rz | ru (toward +inf) | rd (toward -inf) | rna (ties "
                 "away) | odd | rs (stochastic, 8 random bits as PTX cvt.rs "
-                "to e2m1x4) | rs-full (every discarded source bit)")
+                "to e2m1x4) | rs-full (every discarded source bit) | rnz (ties "
+                "toward zero)")
       ->capture_default_str();
   c->add_flag("--saturate", o->saturate,
               "overflow clamps to the largest finite value (PTX .satfinite) "

@@ -397,10 +397,12 @@ bool round_away(const Spec& s, bool neg, const Dy& a, const Bracket& b) {
     case Mode::Odd:
       return !b.t.odd;  // t odd -> t; else u (0 counts as even)
     case Mode::RNE:
-    case Mode::RNA: {
+    case Mode::RNA:
+    case Mode::RNZ: {
       const int c = cmp(sub(a, b.t.v), sub(b.u.v, a));
       if (c != 0) return c > 0;
       if (s.mode == Mode::RNA) return true;
+      if (s.mode == Mode::RNZ) return false;  // tie: the smaller magnitude
       return b.t.odd;  // tie: the even one
     }
     case Mode::SR: {
@@ -585,6 +587,8 @@ std::string_view mode_name(Mode m) {
       return "odd";
     case Mode::SR:
       return "sr";
+    case Mode::RNZ:
+      return "rnz";
   }
   return "?";
 }

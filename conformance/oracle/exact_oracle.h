@@ -21,7 +21,7 @@
 
 namespace mxc::oracle {
 
-enum class Mode { RNE, RZ, RU, RD, RNA, Odd, SR };
+enum class Mode { RNE, RZ, RU, RD, RNA, Odd, SR, RNZ };
 
 struct Spec {
   Mode mode = Mode::RNE;
@@ -61,7 +61,8 @@ std::string exact_value(std::string_view fmt, uint64_t bits);
 // Whether `name` is one of the format names above.
 bool known_format(std::string_view name);
 
-// Name of a mode ("rne", "rz", "ru", "rd", "rna", "odd", "sr").
+// Name of a mode ("rne", "rz", "ru", "rd", "rna", "odd", "sr",
+// "rnz").
 std::string_view mode_name(Mode m);
 
 }  // namespace mxc::oracle

@@ -445,6 +445,61 @@ constexpr std::array kMx = {
         .amax_ignores_nan = false, .apply = ApplyRule::kExactDivide,
         .elem_round = Round::kRNE, .elem_overflow = Overflow::kSatFinite,
         .neg_zero_to_pos = false},
+    // --- issue 14, read-only conventions (prof-read): TE MXFP4, DeepGEMM
+    // FP4. Both casts are Python comparisons against the E2M1 midpoints.
+    MxProfile{
+        .name = "te-mxfp4@2.10",
+        .summary =
+            "TransformerEngine MXFP4 reference (pow_2_scales): clamp(ceil("
+            "log2(fl(amax / 6))), -127, 127) with log2 rounded to f32, Inf "
+            "-> 0xFE, NaN -> 0xFF; x * fl(1/2^X); clamp(+-6); RNE by "
+            "midpoint comparisons: NaN -> +0, an exact -0 -> +0",
+        .source =
+            "NVIDIA/TransformerEngine transformer_engine/pytorch/"
+            "custom_recipes/reference_nvfp4.py@d0067d0da (cast_to_e8 "
+            "118-127, pow_2_scales branch 702-707, clamp and cast_to_fp4x2 "
+            "773-777 and 49-71; same code in custom_recipes/"
+            "quantization_nvfp4.py@v2.10); the CUDA kernel refuses "
+            "pow2 MXFP4 (common/transpose/"
+            "quantize_transpose_vector_blockwise_fp4.cu@d0067d0da:785-787)",
+        .versions =
+            "TransformerEngine v2.10 to v2.18 and main d0067d0da (Python "
+            "reference recipe only)",
+        .evidence =
+            "read, run locally at d0067d0da (the reference's "
+            "_quantize_blockwise_reference on CPU, hostile blocks); pinned "
+            "in tests/test_block_pinned.cpp",
+        .default_elem = Fmt::kE2M1, .block = 32,
+        .scale = ScaleRule::kRceilLog2, .clamp_lo = -127, .clamp_hi = 127,
+        .above_hi_is_nan = false, .nan_byte = 0xFF, .inf_byte = 0xFE,
+        .inf_by_exponent = false, .amax_ignores_nan = false,
+        .apply = ApplyRule::kF32MulPow2, .elem_round = Round::kRNE,
+        .elem_overflow = Overflow::kSatFinite, .neg_zero_to_pos = false,
+        .nan_elem_to_zero = true, .exact_neg_zero_to_pos = true},
+    MxProfile{
+        .name = "deepgemm-fp4@54e22612",
+        .summary =
+            "DeepGEMM per_token_cast_to_fp4 (use_ue8m0): byte = clamp(E(sf) "
+            "+ (M(sf) != 0), 1, 254), sf = fl(max(amax, 1e-4) / 6); x * "
+            "fl(1/sf); E2M1 by counting midpoints exceeded: ties toward "
+            "zero, no -0, NaN -> +0, saturating",
+        .source =
+            "deepseek-ai/DeepGEMM deep_gemm/utils/math.py@54e22612 "
+            "(_quantize_to_fp4_e2m1 73-82, per_token_cast_to_fp4 85-98, "
+            "ceil_to_ue8m0 13-16)",
+        .versions =
+            "DeepGEMM from 54e22612 (#364; before it, 7f2a703e used "
+            "torch.bucketize, not compared)",
+        .evidence =
+            "read, run locally at 54e22612 (per_token_cast_to_fp4 on CPU, "
+            "hostile blocks); pinned in tests/test_block_pinned.cpp",
+        .default_elem = Fmt::kE2M1, .block = 32,
+        .scale = ScaleRule::kDeepgemm, .clamp_lo = -126, .clamp_hi = 127,
+        .above_hi_is_nan = false, .nan_byte = 254, .inf_byte = 254,
+        .inf_by_exponent = false, .amax_ignores_nan = false,
+        .apply = ApplyRule::kF32MulRcp, .elem_round = Round::kRNZ,
+        .elem_overflow = Overflow::kSatFinite, .neg_zero_to_pos = true,
+        .nan_elem_to_zero = true},
 };
 
 constexpr std::array kNv = {
@@ -545,6 +600,61 @@ constexpr std::array kNv = {
         .rule = Nvfp4Rule::kCompressedTensors,
         .stats_bf16 = true},
     // --- end compressed-tensors ---
+    // --- issue 14, read-only conventions (prof-read): TE NVFP4 4over6.
+    Nvfp4Profile{
+        .name = "te-nvfp4-4over6@2.17",
+        .summary =
+            "TransformerEngine NVFP4 4over6 (MAE, 1x16, E4M3 bound 256): "
+            "tensor value = tensor amax A, S_enc = fl(1536/A); per block the "
+            "map-to-6 scale e4m3(base) or the map-to-4 scale "
+            "e4m3(fl(base*1.5)), base = fl(fl(amax_b/6)*S_enc), whichever "
+            "gives the smaller f32 error sum (ties: map-to-6); elements as "
+            "te-nvfp4",
+        .source =
+            "NVIDIA/TransformerEngine transformer_engine/common/cast/nvfp4/"
+            "quantize_4over6_nvfp4.cuh@d0067d0da (compute_scale_pair "
+            "125-146, accumulate_dequant_error 190-202, fmaxf amax 169-170), "
+            "core_nvfp4.cuh@d0067d0da:81-95; pytorch/custom_recipes/"
+            "reference_nvfp4.py@d0067d0da (_quantize_blockwise_4over6_"
+            "reference 523-648); added in dc9af4abc (#2972)",
+        .versions = "TransformerEngine v2.17 to v2.18 and main d0067d0da",
+        .evidence =
+            "read, run locally at d0067d0da (the Python reference, 1x16 MAE "
+            "e4m3_max 256, on CPU); pinned in tests/test_block_pinned.cpp",
+        .rule = Nvfp4Rule::kTe4over6,
+        .amax_ignores_nan = true},
+    Nvfp4Profile{
+        .name = "te-nvfp4-4over6-mse@2.17",
+        .summary =
+            "te-nvfp4-4over6@2.17 with NVTE_NVFP4_4OVER6_ERR_MODE=MSE: the "
+            "error sum adds fl(d * d) instead of |d|",
+        .source =
+            "as te-nvfp4-4over6@2.17; compute_error_rn "
+            "(quantize_4over6_nvfp4.cuh@d0067d0da:113-123)",
+        .versions = "TransformerEngine v2.17 to v2.18 and main d0067d0da",
+        .evidence =
+            "read, run locally at d0067d0da (the Python reference, 1x16 MSE "
+            "e4m3_max 256, on CPU)",
+        .rule = Nvfp4Rule::kTe4over6,
+        .amax_ignores_nan = true,
+        .four_over_six_mse = true},
+    Nvfp4Profile{
+        .name = "te-nvfp4-4over6-448@2.17",
+        .summary =
+            "te-nvfp4-4over6@2.17 with nvfp4_4over6_e4m3_use_256=\"none\": "
+            "S_enc = fl(2688/A) and the error denominator 2688 (map-to-4 "
+            "scales may then clamp at 448)",
+        .source =
+            "as te-nvfp4-4over6@2.17; compute_global_encode_scaling_factor_"
+            "FP4<448> (core_nvfp4.cuh@d0067d0da:81-95); docs/envvars.rst "
+            "NVTE_NVFP4_4OVER6_E4M3_USE_256",
+        .versions = "TransformerEngine v2.17 to v2.18 and main d0067d0da",
+        .evidence =
+            "read, run locally at d0067d0da (the Python reference, 1x16 MAE "
+            "e4m3_max 448, on CPU)",
+        .rule = Nvfp4Rule::kTe4over6,
+        .amax_ignores_nan = true,
+        .four_over_six_e4m3 = 448},
 };
 
 // Bare names: the newest released behaviour. Every pre-versioning name
@@ -572,6 +682,16 @@ constexpr std::array kAliases = {
     // --- end compressed-tensors ---
     ProfileAlias{"quark-mxfp4", "quark-mxfp4@0.13", "newest release"},
     ProfileAlias{"quark-mxfp8", "quark-mxfp8@0.13", "newest release"},
+    // issue 14, prof-read
+    ProfileAlias{"te-mxfp4", "te-mxfp4@2.10", "newest release (v2.18)"},
+    ProfileAlias{"te-nvfp4-4over6", "te-nvfp4-4over6@2.17",
+                 "newest release (v2.18)"},
+    ProfileAlias{"te-nvfp4-4over6-mse", "te-nvfp4-4over6-mse@2.17",
+                 "newest release (v2.18)"},
+    ProfileAlias{"te-nvfp4-4over6-448", "te-nvfp4-4over6-448@2.17",
+                 "newest release (v2.18)"},
+    ProfileAlias{"deepgemm-fp4", "deepgemm-fp4@54e22612",
+                 "newest commit read (DeepGEMM has no releases)"},
 };
 
 }  // namespace

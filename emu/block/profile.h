@@ -79,6 +79,14 @@ struct MxProfile {
   Round elem_round;
   Overflow elem_overflow;
   bool neg_zero_to_pos;  // -0 and negatives that round to 0 become +0
+  // Casts written as comparisons against the element's midpoints (TE's
+  // cast_to_fp4x2, DeepGEMM's _quantize_to_fp4_e2m1): every comparison
+  // with NaN is false, so a NaN reaching the cast gives code 0 (+0).
+  bool nan_elem_to_zero = false;
+  // TE's cast_to_fp4x2 tests `x < -0.0` for the negative codes: a value
+  // reaching the cast that is exactly -0 gives +0, while negatives that
+  // round to zero keep -0 (unlike neg_zero_to_pos).
+  bool exact_neg_zero_to_pos = false;
 };
 
 enum class Nvfp4Rule : uint8_t {
@@ -106,6 +114,16 @@ enum class Nvfp4Rule : uint8_t {
   // pack_fp4_to_uint8). With stats_bf16, g and fl(amax_b / 6) are rounded
   // to bf16 (statistics taken in a bf16 weight's dtype).
   kCompressedTensors,
+  // TransformerEngine NVFP4 "4over6" (1x16, error in the input domain):
+  // the tensor value is the tensor amax A; with D = 6 * four_over_six_e4m3
+  // (1536 for the default bound 256, 2688 for 448), S_enc = fminf(fl(D /
+  // A), FLT_MAX) (A 0 or S_enc 0 -> 1). Two candidates, map-to-6 with s6 =
+  // e4m3(min(base, 448)) and map-to-4 with s4 = e4m3(min(fl(base * 1.5),
+  // 448)), base = fl(fl(amax_b / 6) * S_enc), each quantized as kTe; the
+  // block keeps map-to-4 only when its error sum over the elements, in
+  // order, of |d| (MAE) or fl(d * d) (MSE), d = fl(fl(fl(fl(q_i * s) * A) /
+  // D) - x_i), is strictly smaller (ties and NaN keep map-to-6).
+  kTe4over6,
 };
 
 struct Nvfp4Profile {
@@ -117,6 +135,11 @@ struct Nvfp4Profile {
   Nvfp4Rule rule;
   bool amax_ignores_nan = false;  // block amax by fmaxf / PTX max (TE)
   bool stats_bf16 = false;  // kCompressedTensors: bf16 weights' statistics
+  // kTe4over6 only: the E4M3 bound of S_enc and of the error denominator
+  // (NVTE_NVFP4_4OVER6_E4M3_USE_256: 256, or 448 with "none"), and the
+  // error metric (NVTE_NVFP4_4OVER6_ERR_MODE: MAE, or MSE).
+  int four_over_six_e4m3 = 256;
+  bool four_over_six_mse = false;
 };
 
 // A bare or older name and the versioned profile it stands for.

@@ -1,6 +1,8 @@
 #include "emu/block/quantize.h"
 
 #include <algorithm>
+#include <bit>
+#include <optional>
 #include <stdexcept>
 
 #include "emu/arith.h"
@@ -158,6 +160,27 @@ uint8_t mx_scale_byte(const MxProfile& p, Fmt elem, uint32_t amax) {
   return static_cast<uint8_t>(X + 127);
 }
 
+namespace {
+
+// The profile's rules for what reaches the element cast as NaN or as
+// exactly -0 (profile.h: nan_elem_to_zero, exact_neg_zero_to_pos); nullopt
+// when the cast itself decides.
+std::optional<uint64_t> cast_special(const MxProfile& p, bool nan,
+                                     bool neg_zero) {
+  if (nan && p.nan_elem_to_zero) return 0;
+  if (neg_zero && p.exact_neg_zero_to_pos) return 0;
+  return std::nullopt;
+}
+
+// The element code of an f32 value already scaled in binary32.
+uint64_t cast_f32(const MxProfile& p, Fmt elem, uint32_t scaled) {
+  if (const auto c = cast_special(p, is_nan(scaled), scaled == 0x80000000u))
+    return *c;
+  return convert(Fmt::kF32, elem, scaled, elem_spec(p));
+}
+
+}  // namespace
+
 uint8_t mx_encode_element(const MxProfile& p, Fmt elem, uint8_t scale,
                           uint32_t v) {
   const RoundSpec r = elem_spec(p);
@@ -169,7 +192,9 @@ uint8_t mx_encode_element(const MxProfile& p, Fmt elem, uint8_t scale,
       if (scale == 0xFF) u.cls = Class::kNaN;
       if (u.cls == Class::kNormal || u.cls == Class::kSubnormal)
         u.exp -= static_cast<int>(scale) - 127;
-      code = encode(elem, u, r);
+      const auto c = cast_special(p, u.cls == Class::kNaN,
+                                  u.cls == Class::kZero && u.sign);
+      code = c ? *c : encode(elem, u, r);
       break;
     }
     case ApplyRule::kF32MulPow2: {
@@ -180,7 +205,7 @@ uint8_t mx_encode_element(const MxProfile& p, Fmt elem, uint8_t scale,
                         : static_cast<uint32_t>(convert(
                               Fmt::kE8M0, Fmt::kF32,
                               static_cast<uint64_t>(254 - int{scale})));
-      code = convert(Fmt::kF32, elem, f32_mul(v, mult), r);
+      code = cast_f32(p, elem, f32_mul(v, mult));
       break;
     }
     case ApplyRule::kF32MulTeRcp: {
@@ -188,7 +213,7 @@ uint8_t mx_encode_element(const MxProfile& p, Fmt elem, uint8_t scale,
       const uint32_t mult =
           scale == 0 ? kF32One
                      : static_cast<uint32_t>(254 - int{scale}) << 23;
-      code = convert(Fmt::kF32, elem, f32_mul(v, mult), r);
+      code = cast_f32(p, elem, f32_mul(v, mult));
       break;
     }
     case ApplyRule::kF32DivMinNormal: {
@@ -196,7 +221,7 @@ uint8_t mx_encode_element(const MxProfile& p, Fmt elem, uint8_t scale,
       // (byte 255 is +Inf), data / scale_fp32.
       constexpr uint32_t kMinNormal = 0x00800000u;
       const uint32_t div = std::max(uint32_t{scale} << 23, kMinNormal);
-      code = convert(Fmt::kF32, elem, f32_div(v, div), r);
+      code = cast_f32(p, elem, f32_div(v, div));
       break;
     }
     case ApplyRule::kF32MulPow2Byte0One: {
@@ -206,7 +231,7 @@ uint8_t mx_encode_element(const MxProfile& p, Fmt elem, uint8_t scale,
                           : static_cast<uint32_t>(convert(
                                 Fmt::kE8M0, Fmt::kF32,
                                 static_cast<uint64_t>(254 - int{scale})));
-      code = convert(Fmt::kF32, elem, f32_mul(v, mult), r);
+      code = cast_f32(p, elem, f32_mul(v, mult));
       break;
     }
     case ApplyRule::kF32DivPow2CtFp4: {
@@ -223,7 +248,7 @@ uint8_t mx_encode_element(const MxProfile& p, Fmt elem, uint8_t scale,
     case ApplyRule::kF32MulRcp: {
       const uint32_t sf =
           static_cast<uint32_t>(convert(Fmt::kE8M0, Fmt::kF32, scale));
-      code = convert(Fmt::kF32, elem, f32_mul(v, f32_div(kF32One, sf)), r);
+      code = cast_f32(p, elem, f32_mul(v, f32_div(kF32One, sf)));
       break;
     }
     case ApplyRule::kF32FloorHalfUp:
@@ -293,6 +318,8 @@ uint32_t nvfp4_tensor_scale(const Nvfp4Profile& p, uint32_t amax_tensor) {
       if (p.stats_bf16) g = to_bf16(g);
       return is_nan(g) || is_inf(g) ? kF32One : g;
     }
+    case Nvfp4Rule::kTe4over6:
+      return mag(amax_tensor);  // the error sum needs A itself
   }
   return nvfp4_tensor_scale(amax_tensor);
 }
@@ -412,6 +439,80 @@ uint32_t nan_max_amax(std::span<const uint32_t> x, bool ignore_nan = false) {
   return amax;
 }
 
+// 6 * the profile's E4M3 bound as f32 bits (1536 or 2688; exact).
+uint32_t te_4over6_denominator(const Nvfp4Profile& p) {
+  return std::bit_cast<uint32_t>(static_cast<float>(6 * p.four_over_six_e4m3));
+}
+
+// TE compute_global_encode_scaling_factor_FP4<E4M3_MAX>
+// (core_nvfp4.cuh@d0067d0da:81-95): fminf(fl(E4M3_MAX * 6 / A), FLT_MAX);
+// A == 0 or a zero quotient -> 1.
+uint32_t te_4over6_s_enc(const Nvfp4Profile& p, uint32_t amax_t) {
+  if (mag(amax_t) == 0) return kF32One;
+  const uint32_t s =
+      min_flt_max(f32_div(te_4over6_denominator(p), amax_t));
+  return s == 0 ? kF32One : s;
+}
+
+// One 4over6 candidate (quantize_4over6_nvfp4.cuh@d0067d0da): the UE4M3
+// scale of fminf(scale_f32, 448), inv = fminf(fl(1 / fl(s * S_dec)),
+// FLT_MAX), codes cvt.rn.satfinite(fl(x * inv)), and the error sum of
+// accumulate_dequant_error (190-202; compute_error_rn 113-123: MAE fabsf,
+// MSE __fmul_rn(d, d)), element by element in order.
+struct Candidate4over6 {
+  Nvfp4Block b;
+  uint32_t err = 0;
+};
+Candidate4over6 te_4over6_candidate(const Nvfp4Profile& p, uint32_t scale_f32,
+                                    uint32_t s_dec, uint32_t amax_t,
+                                    std::span<const uint32_t> x) {
+  constexpr uint32_t k448 = 0x43E00000u;
+  const uint32_t denom = te_4over6_denominator(p);
+  RoundSpec sat;
+  sat.overflow = Overflow::kSatFinite;
+  Candidate4over6 c;
+  // fminf: a NaN operand gives the other one.
+  const uint32_t clamped = is_nan(scale_f32) || mag(scale_f32) > k448
+                               ? k448
+                               : scale_f32;
+  c.b.scale =
+      static_cast<uint8_t>(convert(Fmt::kF32, Fmt::kUE4M3, clamped, sat));
+  const uint32_t s_val =
+      static_cast<uint32_t>(convert(Fmt::kUE4M3, Fmt::kF32, c.b.scale));
+  const uint32_t inv = min_flt_max(f32_div(kF32One, f32_mul(s_val, s_dec)));
+  for (uint32_t v : x) {
+    const uint8_t q = static_cast<uint8_t>(
+        convert(Fmt::kF32, Fmt::kE2M1, f32_mul(v, inv), sat));
+    c.b.codes.push_back(q);
+    const uint32_t dq =
+        static_cast<uint32_t>(convert(Fmt::kE2M1, Fmt::kF32, q));
+    const uint32_t val = f32_div(f32_mul(f32_mul(dq, s_val), amax_t), denom);
+    const uint32_t diff = f32_add(val, v ^ 0x80000000u);  // val - x
+    c.err = f32_add(c.err, p.four_over_six_mse ? f32_mul(diff, diff)
+                                               : diff & 0x7FFFFFFFu);
+  }
+  return c;
+}
+
+// a < b for two error sums (sums of magnitudes from +0: never negative);
+// false when either is NaN, as the kernel's float compare.
+bool err_less(uint32_t a, uint32_t b) {
+  if (is_nan(a) || is_nan(b)) return false;
+  return mag(a) < mag(b);
+}
+
+Nvfp4Block nvfp4_4over6(const Nvfp4Profile& p, uint32_t amax_t,
+                        uint32_t amax_b, std::span<const uint32_t> x) {
+  constexpr uint32_t kSix = 0x40C00000u, kOnePointFive = 0x3FC00000u;
+  const uint32_t s_enc = te_4over6_s_enc(p, amax_t);
+  const uint32_t s_dec = f32_div(kF32One, s_enc);
+  const uint32_t base = f32_mul(f32_div(amax_b, kSix), s_enc);
+  Candidate4over6 map4 =
+      te_4over6_candidate(p, f32_mul(base, kOnePointFive), s_dec, amax_t, x);
+  Candidate4over6 map6 = te_4over6_candidate(p, base, s_dec, amax_t, x);
+  return err_less(map4.err, map6.err) ? std::move(map4.b) : std::move(map6.b);
+}
+
 // The NVFP4 block scale for an amax, and the elements under it.
 Nvfp4Block nvfp4_with_amax(const Nvfp4Profile& p, uint32_t s_enc,
                            uint32_t amax, std::span<const uint32_t> x,
@@ -433,6 +534,12 @@ Nvfp4Block nvfp4_with_amax(const Nvfp4Profile& p, uint32_t s_enc,
       throw std::invalid_argument(
           "compressed-tensors NVFP4 profiles have no stochastic rounding");
     return nvfp4_compressed_tensors(p, s_enc, amax, x);
+  }
+  if (p.rule == Nvfp4Rule::kTe4over6) {
+    if (!rbits.empty())
+      throw std::invalid_argument(
+          "TE NVFP4 4over6 has no stochastic rounding in this model");
+    return nvfp4_4over6(p, s_enc, amax, x);  // s_enc holds the tensor amax
   }
   constexpr uint32_t kSix = 0x40C00000u;
   const uint32_t inv6 = f32_div(kF32One, kSix);  // fl(1/6) = 0x3E2AAAAB
@@ -492,6 +599,12 @@ Nvfp4Matrix nvfp4_quantize_2d(const Nvfp4Profile& p, uint32_t s_enc, int rows,
       x.size() != static_cast<size_t>(rows) * cols) {
     throw std::invalid_argument(
         "nvfp4_quantize_2d: rows and cols must be multiples of 16");
+  }
+  if (p.rule == Nvfp4Rule::kTe4over6) {
+    // 16x16 4over6 sums the error over the tile (a warp tree reduction,
+    // reference_nvfp4.py@d0067d0da:512-521): not modelled.
+    throw std::invalid_argument(
+        "nvfp4_quantize_2d: 4over6 16x16 tiles are not modelled");
   }
   Nvfp4Matrix m;
   m.codes.resize(x.size());
@@ -573,6 +686,8 @@ std::vector<uint32_t> nvfp4_dequantize_block(const Nvfp4Profile& p,
             static_cast<uint32_t>(convert(Fmt::kE2M1, Fmt::kF32, c)), st));
       return out;
     }
+    case Nvfp4Rule::kTe4over6:  // tensor value: the amax; q * s / S_enc
+      return nvfp4_dequantize_block(b, te_4over6_s_enc(p, tensor_value));
     default:
       return nvfp4_dequantize_block(b, tensor_value);
   }

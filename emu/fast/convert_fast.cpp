@@ -34,7 +34,7 @@ bool covers(Fmt to, const RoundSpec& r) {
     default:
       return false;
   }
-  return r.mode != Round::kSR;
+  return r.mode != Round::kSR && r.mode != Round::kRNZ;
 }
 
 Plan make_plan(Fmt to, const RoundSpec& r) {
@@ -109,6 +109,7 @@ uint8_t run_plan_one(const Plan& p, uint32_t x) {
       inc = rem != 0 && !odd;
       break;
     case Round::kSR:
+    case Round::kRNZ:  // not covered
       break;
   }
   const int32_t enc =

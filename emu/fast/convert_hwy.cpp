@@ -259,6 +259,7 @@ KernelFn Pick(const Plan& p) {
     case Round::kOdd:
       return Pick2<Round::kOdd>(p, inf_diff);
     case Round::kSR:
+    case Round::kRNZ:  // not covered (convert_fast.cpp covers())
       break;
   }
   return nullptr;

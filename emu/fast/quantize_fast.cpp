@@ -334,7 +334,8 @@ bool mx_covers(const MxProfile& p, Fmt elem) {
   RoundSpec r;
   r.mode = p.elem_round;
   r.overflow = p.elem_overflow;
-  return !p.neg_zero_to_pos && p.block > 0 && covers(elem, r);
+  return !p.neg_zero_to_pos && !p.nan_elem_to_zero &&
+         !p.exact_neg_zero_to_pos && p.block > 0 && covers(elem, r);
 }
 
 void set_fused_isa(Isa isa) { fused_isa_flag().store(static_cast<int>(isa)); }

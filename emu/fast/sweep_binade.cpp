@@ -112,6 +112,7 @@ uint64_t binade(const Plan& p, Isa isa, uint32_t first, uint8_t* out,
   switch (p.spec.mode) {
     case Round::kRZ:
     case Round::kSR:  // not covered: never reached
+    case Round::kRNZ:
       break;
     case Round::kRNA:
       a = half;

@@ -32,8 +32,9 @@ def profiles() -> list:
 
     Keys: name (versioned, LIBRARY-MODE@VERSION), kind ('mx' or 'nvfp4'),
     summary, source (the library file and commit the rules were read from),
-    versions (the releases it reproduces), evidence ('run: <peer test>' or
-    'read only: ...'), default_elem, block, scale_fmt; NVFP4 also
+    versions (the releases it reproduces), evidence ('run: <peer test>',
+    'read only: ...', or 'read, run locally at COMMIT ...' for a library's
+    source run once outside the repository), default_elem, block, scale_fmt; NVFP4 also
     tensor_value. Every function taking a profile also takes the aliases
     profile_aliases() lists. New profiles added to the C++ table appear here
     automatically.

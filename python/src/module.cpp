@@ -234,6 +234,7 @@ std::vector<std::map<std::string, nb::object>> profiles() {
                 p.rule == mxc::Nvfp4Rule::kModelopt
             ? "decode scale amax/2688"
         : p.rule == mxc::Nvfp4Rule::kTorchaoSingle ? "none"
+        : p.rule == mxc::Nvfp4Rule::kTe4over6      ? "tensor amax"
                                                    : "encode scale S_enc");
     out.push_back(std::move(r));
   }
@@ -326,7 +327,7 @@ nb::object convert(const InArray& x, const std::string& from_fmt,
   const auto spec = mxc::parse_rounding(round);
   if (!spec) {
     bad("round: unknown rounding '" + round +
-        "' (rne, rz, ru, rd, rna, odd, rs, rs-full)");
+        "' (rne, rz, ru, rd, rna, odd, rs, rs-full, rnz)");
   }
   mxc::RoundSpec r = *spec;
   r.overflow = saturate ? mxc::Overflow::kSatFinite : mxc::Overflow::kFormat;
