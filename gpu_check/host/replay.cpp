@@ -464,6 +464,10 @@ vec::Report replay_file(Backend& b, const Family& f, std::istream& is, const std
   std::unique_ptr<vec::Op> op;
   try {
     op = vec::make_op(h);
+  } catch (const vec::HeaderValueError& e) {
+    const auto at = h.lines.find(e.key());  // the key's own header line
+    if (at != h.lines.end()) throw vec::InputError(name, at->second, e.what());
+    rd.fail(e.what());
   } catch (const std::invalid_argument& e) {
     rd.fail(e.what());
   }
