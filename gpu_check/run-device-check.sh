@@ -5,7 +5,7 @@
 # plus a random sweep of SWEEP cases per family):
 #   convert    cvt e4m3/e5m2 (and FP6/FP4/UE8M0/.rs where present), __nv_cvt_*
 #   mma.sync   mma.sync m16n8k32 FP8 -> f32 and -> f16, sm_120 kinds, m16n8k64
-#   wgmma      wgmma FP8 -> f32 / f16 (sm_90a)
+#   wgmma      wgmma FP8 -> f32 / f16, TF32 -> f32 (sm_90a)
 #   zero-rules the zero-rule separator files (gpu_check/zero-rules/)
 #   cublaslt   cuBLASLt FP8 / Hopper block scaling / MXFP8 / NVFP4 GEMMs and
 #              the support matrix

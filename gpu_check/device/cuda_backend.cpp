@@ -177,9 +177,11 @@ class CudaBackend : public Backend {
     o.to_host(d);
   }
 
-  // One m64n8k32 wgmma per tile on images built by host/wgmma.h.
+  // One m64n8k32 (FP8) or m64n8k8 (TF32) wgmma per tile on images built
+  // by host/wgmma.h.
   void wgmma(const Family& fam, const MmaBatch& bt, std::vector<uint32_t>& d) {
-    const WgmmaImages im = wgmma_images(bt, fam.f16_acc);
+    const WgmmaImages im = fam.shape == FragShape::kM16N8K8x32 ? wgmma_images_tf32(bt)
+                                                               : wgmma_images(bt, fam.f16_acc);
     Buf a(im.a), b(im.b), c(im.c), o(im.c.size());
     const int e =
         dev::launch_wgmma(fam.instr, a.get(), b.get(), c.get(), o.get(),

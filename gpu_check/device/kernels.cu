@@ -450,6 +450,19 @@ __global__ void mma_f16acc_kernel(int instr, const uint32_t* ga,
       : "l"(da), "l"(db), "r"(1)                             \
       : "memory")
 
+// TF32 (CUTLASS v4.7.0-6 cute/arch/mma_sm90_gmma.hpp:3436-3442, SM90
+// MMA_64x8x8_F32TF32TF32_SS_TN): scale-d, imm-scale-a, imm-scale-b, no
+// transpose operands (tf32 is K-major only). A is 64 x 8 tf32 = 64 x 32
+// bytes, so the FP8 smem images, LBO and SBO serve unchanged.
+#define WGMMA_TF32()                                          \
+  asm volatile(                                               \
+      "{ .reg .pred p; setp.ne.b32 p, %6, 0; "                \
+      "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32"    \
+      " {%0, %1, %2, %3}, %4, %5, p, 1, 1; }"                 \
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])        \
+      : "l"(da), "l"(db), "r"(1)                              \
+      : "memory")
+
 // Templated on the instruction so the fence / wgmma / commit / wait
 // sequence is straight-line code (a switch between wgmma.fence and the
 // wgmma makes ptxas inject warpgroup.arrive/wait, info C7519/C7517).
@@ -460,7 +473,7 @@ __global__ void __launch_bounds__(128)
   const size_t t = blockIdx.x;
   const unsigned th = threadIdx.x;
   // The accumulator count is a constant so D stays in fixed registers.
-  constexpr int kRegs = Instr >= kWgmmaF16E4E4 ? 2 : 4;
+  constexpr int kRegs = Instr >= kWgmmaF16E4E4 && Instr <= kWgmmaF16E5E5 ? 2 : 4;
   (void)c_regs;
   uint32_t d[4] = {0, 0, 0, 0};
 #pragma unroll
@@ -497,6 +510,7 @@ __global__ void __launch_bounds__(128)
   if constexpr (Instr == kWgmmaF16E4E5) WGMMA_F16("e4m3", "e5m2");
   if constexpr (Instr == kWgmmaF16E5E4) WGMMA_F16("e5m2", "e4m3");
   if constexpr (Instr == kWgmmaF16E5E5) WGMMA_F16("e5m2", "e5m2");
+  if constexpr (Instr == kWgmmaF32Tf32) WGMMA_TF32();
   asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
   asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
 #else
@@ -738,7 +752,7 @@ int launch_wgmma(int instr, const uint32_t* a, const uint32_t* b,
     MXC_WG(kWgmmaF32E4E4)
     MXC_WG(kWgmmaF32E4E5) MXC_WG(kWgmmaF32E5E4) MXC_WG(kWgmmaF32E5E5)
         MXC_WG(kWgmmaF16E4E4) MXC_WG(kWgmmaF16E4E5) MXC_WG(kWgmmaF16E5E4)
-            MXC_WG(kWgmmaF16E5E5)
+            MXC_WG(kWgmmaF16E5E5) MXC_WG(kWgmmaF32Tf32)
 #undef MXC_WG
                 default : return static_cast<int>(cudaErrorInvalidValue);
   }

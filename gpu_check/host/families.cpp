@@ -286,6 +286,18 @@ std::vector<Family> build() {
       v.push_back(w);
     }
   }
+  {
+    Family w = mma("wgmma.m64n8k8.f32.tf32.tf32",
+                   "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32"
+                   " (smem descriptors, no swizzle)",
+                   kWgmmaF32Tf32, "sm90_wgmma_tf32_f32", "tf32", "tf32",
+                   kFeatWgmma, {90}, FragShape::kM16N8K8x32, 0,
+                   "tf32 operands as f32 bit patterns; 32-bit K-major smem "
+                   "layout per host/wgmma.h (CUTLASS-derived; unverified on "
+                   "hardware)");
+    w.engine = MmaEngine::kWgmma;
+    v.push_back(w);
+  }
   // --- 5th-generation tensor core (sm_100a / sm_103a) ------------------------
   for (int i = 0; i < 4; ++i) {
     const char* a = f8[i >> 1];

@@ -10,6 +10,8 @@ ShapeInfo shape_info(FragShape s) {
       return {16, 8, 32, 8, 4, 2, 4};
     case FragShape::kM16N8K64x4:
       return {16, 8, 64, 4, 4, 2, 4};
+    case FragShape::kM16N8K8x32:
+      return {16, 8, 8, 32, 4, 2, 4};
   }
   return {};
 }
@@ -76,6 +78,8 @@ template <typename Elem>
 std::vector<uint32_t> pack(FragShape s, std::span<const uint8_t> tile, int regs,
                            int ld, Elem elem) {
   const ShapeInfo si = shape_info(s);
+  if (si.elem_bits > 8)
+    throw std::invalid_argument("32-bit operand shapes have no lane fragments here");
   const int per_reg = 32 / si.elem_bits;
   const uint32_t mask = (1u << si.elem_bits) - 1;
   std::vector<uint32_t> out(static_cast<size_t>(32 * regs), 0);
@@ -94,6 +98,8 @@ template <typename Elem>
 std::vector<uint8_t> unpack(FragShape s, std::span<const uint32_t> regs_in,
                             int regs, int rows, int ld, Elem elem) {
   const ShapeInfo si = shape_info(s);
+  if (si.elem_bits > 8)
+    throw std::invalid_argument("32-bit operand shapes have no lane fragments here");
   const int per_reg = 32 / si.elem_bits;
   const uint32_t mask = (1u << si.elem_bits) - 1;
   if (regs_in.size() != static_cast<size_t>(32 * regs)) {

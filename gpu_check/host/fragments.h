@@ -21,6 +21,12 @@ struct RowCol {
 enum class FragShape : uint8_t {
   kM16N8K32x8,  // m16n8k32, 8-bit A/B elements (e4m3/e5m2), f32 C/D
   kM16N8K64x4,  // m16n8k64, 4-bit A/B elements (e2m1), f32 C/D
+  // 16x8x8 replay tiles of 32-bit A/B operands (tf32 as f32 bit patterns),
+  // f32 C/D. Only the wgmma engine runs it (host/wgmma.h
+  // wgmma_images_tf32): its MmaBatch holds A and B as plain tiles (A
+  // row-major [16][8], B [8][8] as [n][k], one word per element), not in
+  // mma.sync lane fragments; C/D as for every shape (pack_c).
+  kM16N8K8x32,
 };
 
 struct ShapeInfo {

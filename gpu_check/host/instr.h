@@ -151,6 +151,9 @@ enum MmaInstr : int {
   kMmaFp8F16E4E5,
   kMmaFp8F16E5E4,
   kMmaFp8F16E5E5,
+  // sm_90a wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32: one per
+  // 16x8x8 replay tile (host/wgmma.h wgmma_images_tf32).
+  kWgmmaF32Tf32,
   kNumMmaInstr
 };
 
