@@ -14,8 +14,8 @@
 //  - :1894-1909 MMA_Traits<SM90_64x8x8_F32TF32TF32_SS_TN>: Shape_MNK
 //    64x8x8, both operands smem_desc<Major::K>, CLayout_64x8 (the FP8
 //    m64n8 f32 D layout of test_wgmma.cpp).
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 
 #include "conformance/vectors/op.h"
 #include "conformance/vectors/vector_file.h"
@@ -32,14 +32,16 @@ constexpr const char* kTf32 = "wgmma.m64n8k8.f32.tf32.tf32";
 
 // CUTLASS mma_traits_sm90_gmma.hpp:186 with T = 4 (see the header).
 uint32_t cutlass_byte(int r, int k, uint32_t lbo, uint32_t sbo) {
-  return static_cast<uint32_t>(r % 8) * 16 + static_cast<uint32_t>(r / 8) * sbo + static_cast<uint32_t>(k % 4) * 4 +
+  return static_cast<uint32_t>(r % 8) * 16 +
+         static_cast<uint32_t>(r / 8) * sbo + static_cast<uint32_t>(k % 4) * 4 +
          static_cast<uint32_t>(k / 4) * lbo;
 }
 
 uint32_t finite_f32(uint64_t seed, uint64_t i, int stream) {
   // Exponent field below all-ones; tf32 operands: low 13 bits may be set
   // too (the model and the hardware ignore them).
-  return static_cast<uint32_t>(mxc::vec::case_random(seed, i, stream)) & 0xBF7FFFFFu;
+  return static_cast<uint32_t>(mxc::vec::case_random(seed, i, stream)) &
+         0xBF7FFFFFu;
 }
 
 MmaBatch tf32_batch(size_t tiles, uint64_t seed) {
@@ -47,8 +49,10 @@ MmaBatch tf32_batch(size_t tiles, uint64_t seed) {
   b.tiles = tiles;
   for (size_t t = 0; t < tiles; ++t) {
     std::vector<uint32_t> c(128);
-    for (size_t i = 0; i < 128; ++i) b.a.push_back(finite_f32(seed, t * 1000 + i, 0));
-    for (size_t i = 0; i < 64; ++i) b.b.push_back(finite_f32(seed, t * 1000 + i, 1));
+    for (size_t i = 0; i < 128; ++i)
+      b.a.push_back(finite_f32(seed, t * 1000 + i, 0));
+    for (size_t i = 0; i < 64; ++i)
+      b.b.push_back(finite_f32(seed, t * 1000 + i, 1));
     for (size_t i = 0; i < 128; ++i) c[i] = finite_f32(seed, t * 1000 + i, 2);
     const auto pc = pack_c(c);
     b.c.insert(b.c.end(), pc.begin(), pc.end());
@@ -58,14 +62,17 @@ MmaBatch tf32_batch(size_t tiles, uint64_t seed) {
 
 }  // namespace
 
-TEST_CASE("tf32 wgmma images: elements where CUTLASS's K-major INTERLEAVE layout puts them") {
+TEST_CASE(
+    "tf32 wgmma images: elements where CUTLASS's K-major INTERLEAVE layout "
+    "puts them") {
   // A few entries spelled out: row 0 k 4 is the second core matrix along
   // K (+LBO = 128 bytes); row 8 k 0 the next 8 rows (+SBO = 256); row 1
   // k 1 = 16 + 4 bytes.
   CHECK(cutlass_byte(0, 4, kWgmmaLbo, kWgmmaSbo) == 128u);
   CHECK(cutlass_byte(8, 0, kWgmmaLbo, kWgmmaSbo) == 256u);
   CHECK(cutlass_byte(1, 1, kWgmmaLbo, kWgmmaSbo) == 20u);
-  CHECK(cutlass_byte(63, 7, kWgmmaLbo, kWgmmaSbo) == 7 * 256 + 128 + 7 * 16 + 12u);
+  CHECK(cutlass_byte(63, 7, kWgmmaLbo, kWgmmaSbo) ==
+        7 * 256 + 128 + 7 * 16 + 12u);
   const MmaBatch b = tf32_batch(3, 5);
   const WgmmaImages im = wgmma_images_tf32(b);
   REQUIRE(im.tiles == 3u);
@@ -81,13 +88,15 @@ TEST_CASE("tf32 wgmma images: elements where CUTLASS's K-major INTERLEAVE layout
         REQUIRE(byte % 4 == 0);
         a_used[byte / 4] = true;
         // Each warp's 16 rows are the replay tile's A (row r <- r % 16).
-        CHECK(im.a[t * 512 + byte / 4] == b.a[t * 128 + static_cast<size_t>((r % 16) * 8 + k)]);
+        CHECK(im.a[t * 512 + byte / 4] ==
+              b.a[t * 128 + static_cast<size_t>((r % 16) * 8 + k)]);
       }
     for (int n = 0; n < 8; ++n)
       for (int k = 0; k < 8; ++k) {
         const uint32_t byte = cutlass_byte(n, k, kWgmmaLbo, kWgmmaSbo);
         b_used[byte / 4] = true;
-        CHECK(im.b[t * 64 + byte / 4] == b.b[t * 64 + static_cast<size_t>(n * 8 + k)]);
+        CHECK(im.b[t * 64 + byte / 4] ==
+              b.b[t * 64 + static_cast<size_t>(n * 8 + k)]);
       }
     CHECK(std::count(a_used.begin(), a_used.end(), true) == 512);
     CHECK(std::count(b_used.begin(), b_used.end(), true) == 64);
@@ -95,10 +104,12 @@ TEST_CASE("tf32 wgmma images: elements where CUTLASS's K-major INTERLEAVE layout
     CHECK(wgmma_image_b_tile_tf32(std::span(im.b).subspan(t * 64, 64)) ==
           std::vector<uint32_t>(b.b.begin() + static_cast<long>(t * 64),
                                 b.b.begin() + static_cast<long>(t * 64 + 64)));
-    const auto a64 = wgmma_image_a_tile_tf32(std::span(im.a).subspan(t * 512, 512));
+    const auto a64 =
+        wgmma_image_a_tile_tf32(std::span(im.a).subspan(t * 512, 512));
     for (int r = 0; r < 64; ++r)
       for (int k = 0; k < 8; ++k)
-        CHECK(a64[static_cast<size_t>(r * 8 + k)] == b.a[t * 128 + static_cast<size_t>((r % 16) * 8 + k)]);
+        CHECK(a64[static_cast<size_t>(r * 8 + k)] ==
+              b.a[t * 128 + static_cast<size_t>((r % 16) * 8 + k)]);
   }
   // A device that leaves D = C returns C.
   CHECK(wgmma_fold_d(im.c, 3, false) == b.c);
@@ -107,7 +118,9 @@ TEST_CASE("tf32 wgmma images: elements where CUTLASS's K-major INTERLEAVE layout
   CHECK_THROWS(wgmma_images_tf32(bad));
 }
 
-TEST_CASE("tf32 wgmma: a stand-in device reading smem as CUTLASS describes agrees with the replay") {
+TEST_CASE(
+    "tf32 wgmma: a stand-in device reading smem as CUTLASS describes agrees "
+    "with the replay") {
   const Family* f = find_family(kTf32);
   REQUIRE(f != nullptr);
   REQUIRE(f->engine == MmaEngine::kWgmma);
@@ -119,10 +132,15 @@ TEST_CASE("tf32 wgmma: a stand-in device reading smem as CUTLASS describes agree
     for (int th = 0; th < 128; ++th)
       for (int i = 0; i < 4; ++i) {
         const RowCol rc = wgmma_d_elem(8, th, i);
-        const size_t reg = (t * 128 + static_cast<size_t>(th)) * 4 + static_cast<size_t>(i);
+        const size_t reg =
+            (t * 128 + static_cast<size_t>(th)) * 4 + static_cast<size_t>(i);
         std::vector<uint64_t> in;
-        for (int k = 0; k < 8; ++k) in.push_back(im.a[t * 512 + cutlass_byte(rc.row, k, kWgmmaLbo, kWgmmaSbo) / 4]);
-        for (int k = 0; k < 8; ++k) in.push_back(im.b[t * 64 + cutlass_byte(rc.col, k, kWgmmaLbo, kWgmmaSbo) / 4]);
+        for (int k = 0; k < 8; ++k)
+          in.push_back(im.a[t * 512 +
+                            cutlass_byte(rc.row, k, kWgmmaLbo, kWgmmaSbo) / 4]);
+        for (int k = 0; k < 8; ++k)
+          in.push_back(
+              im.b[t * 64 + cutlass_byte(rc.col, k, kWgmmaLbo, kWgmmaSbo) / 4]);
         in.push_back(im.c[reg]);
         d[reg] = static_cast<uint32_t>(op->expected(in)[0]);
       }
@@ -147,7 +165,8 @@ TEST_CASE("tf32 wgmma: a stand-in device reading smem as CUTLASS describes agree
 TEST_CASE("tf32 wgmma family: header, shape and fake replays") {
   const Family* f = find_family(kTf32);
   REQUIRE(f != nullptr);
-  CHECK(f->ptx.rfind("wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32", 0) == 0);
+  CHECK(f->ptx.rfind("wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32", 0) ==
+        0);
   CHECK(f->header.get("model") == "sm90_wgmma_tf32_f32");
   CHECK(f->header.get("a-fmt") == "tf32");
   CHECK(f->header.get("b-fmt") == "tf32");
@@ -171,7 +190,8 @@ TEST_CASE("tf32 wgmma family: header, shape and fake replays") {
   // 1.0 x 1.0 summed over K = 8 (the issue's "1.0 x 1.0 gives 0" case): a
   // vector case through mma_pack_cases / the fake device gives 8.0.
   std::vector<uint64_t> one(17, 0);
-  for (int k = 0; k < 8; ++k) one[static_cast<size_t>(k)] = one[static_cast<size_t>(8 + k)] = 0x3F800000u;
+  for (int k = 0; k < 8; ++k)
+    one[static_cast<size_t>(k)] = one[static_cast<size_t>(8 + k)] = 0x3F800000u;
   const std::vector<std::vector<uint64_t>> cases = {one};
   const MmaBatch batch = mma_pack_cases(*f, cases);
   std::vector<uint32_t> d;
