@@ -16,6 +16,10 @@
 //    m64n8 f32 D layout of test_wgmma.cpp).
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
 
 #include "conformance/vectors/op.h"
 #include "conformance/vectors/vector_file.h"
@@ -204,4 +208,69 @@ TEST_CASE("tf32 wgmma family: header, shape and fake replays") {
   bad.fault_index = 3 * 8 + 3;
   bad.flip_bit = 20;
   CHECK(replay_level(bad, *f, o).mismatches == 1);
+}
+
+namespace {
+
+// ../shared/oracles/km-hardware (README there): inputs-tf32.tsv rows are A
+// then B, 8 fields of 8 hex digits each; the capture file's rows are
+// `gpu C D`, in the inputs' order, restarting for each GPU.
+std::string km_dir() {
+  if (const char* e = std::getenv("MXC_KM_HARDWARE_DIR"); e && *e) return e;
+  return std::string(MXC_SOURCE_DIR) + "/../shared/oracles/km-hardware";
+}
+
+std::vector<std::string> data_lines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> v;
+  for (std::string l; std::getline(in, l);)
+    if (!l.empty() && l[0] != '#') v.push_back(l);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "tf32 wgmma family: the H100/H200 captures through the 32-bit batch path") {
+  const std::string dir = km_dir();
+  const auto inputs = data_lines(dir + "/inputs-tf32.tsv");
+  const auto rows = data_lines(dir + "/sm90_wgmma_tf32_f32.tf32.tsv");
+  if (inputs.empty() || rows.empty()) {
+    WARN("SKIPPED: "
+         << dir << " (inputs-tf32.tsv, sm90_wgmma_tf32_f32.tf32.tsv) not found "
+         << "(set MXC_KM_HARDWARE_DIR); TF32 captures not replayed");
+    return;
+  }
+  const Family* f = find_family(kTf32);
+  REQUIRE(f != nullptr);
+  std::vector<std::vector<uint64_t>> cases;
+  std::vector<uint64_t> want;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const std::string& in = inputs[i % inputs.size()];
+    REQUIRE(in.size() == 2 * 64 + 1);  // A, tab, B
+    std::vector<uint64_t> c;
+    for (int q = 0; q < 16; ++q) {
+      const size_t at = static_cast<size_t>(q < 8 ? q * 8 : 65 + (q - 8) * 8);
+      c.push_back(std::stoull(in.substr(at, 8), nullptr, 16));
+    }
+    std::istringstream r(rows[i]);
+    std::string gpu, cs, ds;
+    r >> gpu >> cs >> ds;
+    c.push_back(std::stoull(cs, nullptr, 16));
+    cases.push_back(std::move(c));
+    want.push_back(std::stoull(ds, nullptr, 16));
+  }
+  REQUIRE(cases.size() == 10000u);  // README: H100 + H200, 5000 rows each
+  // Cases -> 16x8x8 tiles -> the fake device (the model on the batch's
+  // 32-bit operands) -> per-case D: equal to the GPU's bits on every row.
+  test::FakeBackend dev;
+  dev.cc = 90;
+  dev.features = kFeatWgmma;
+  const MmaBatch batch = mma_pack_cases(*f, cases);
+  std::vector<uint32_t> d;
+  dev.mma(*f, batch, d);
+  const auto got = mma_case_results(d, cases.size(), want);
+  size_t bad = 0;
+  for (size_t i = 0; i < cases.size(); ++i) bad += got[i] != want[i];
+  CHECK(bad == 0u);
 }
