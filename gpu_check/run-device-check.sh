@@ -1,31 +1,126 @@
 #!/bin/bash
 # The one prepared command for a machine with a GPU (docs/gpu-check.md).
-# Builds mxc-gpu for the GPU present only (or uses a prebuilt binary), runs
-# every family the device can run (level-1 replay plus a random sweep of
-# SWEEP cases per family: cvt, mma.sync, wgmma, tcgen05, cuBLASLt FP8 /
-# block-scaled GEMMs and the support matrix), replays the zero-rule
-# separator files (gpu_check/zero-rules/) and prints one verdict table with
-# the time of each step. Target: under 8 minutes on one H200 from a fresh
-# checkout, build included.
+# Builds mxc-gpu for the GPU present only (or uses a prebuilt binary), then
+# replays, one timed phase each, every family the device can run (level 1
+# plus a random sweep of SWEEP cases per family):
+#   convert    cvt e4m3/e5m2 (and FP6/FP4/UE8M0/.rs where present), __nv_cvt_*
+#   mma.sync   mma.sync m16n8k32 FP8 -> f32 and -> f16, sm_120 kinds, m16n8k64
+#   wgmma      wgmma FP8 -> f32 / f16, TF32 -> f32 (sm_90a)
+#   zero-rules the zero-rule separator files (gpu_check/zero-rules/)
+#   cublaslt   cuBLASLt FP8 / Hopper block scaling / MXFP8 / NVFP4 GEMMs and
+#              the support matrix
+#   tcgen05    tcgen05.mma kinds (sm_100a/103a)
+# and prints ONE verdict table (also in DIR/verdict.txt) with the time of
+# each phase. Target: under 8 minutes on one H200 from a fresh checkout,
+# build included (TOTAL_LIMIT); a phase that would start after the budget is
+# reported "not run", never silently dropped.
 #
-#   gpu_check/run-device-check.sh [REPORT_DIR]      (default: $OUT or gpu-report)
+#   gpu_check/run-device-check.sh [--dry-run] [--bin PATH] [REPORT_DIR]
+#     REPORT_DIR   default: $OUT, else gpu-report
+#     --dry-run    print the plan (build, phases, commands, limits); run nothing
+#     --bin PATH   use this prebuilt mxc-gpu (no compiler needed; = MXC_GPU_BIN)
 #
 # Environment:
-#   MXC_GPU_BIN=PATH   use this prebuilt mxc-gpu (no compiler needed)
-#   MXC_GPU_TARGETS=T  SASS targets to build (default: the present GPU's,
-#                      e.g. 90a; "all" = 89;90a;100a;103a;120a)
+#   MXC_GPU_BIN=PATH   use this prebuilt mxc-gpu
+#   MXC_GPU_TARGETS=T  SASS targets to build: native (default: the present
+#                      GPU's, e.g. 90a), a list such as "90a;100a", or all
 #   SWEEP=N            random cases per family (default 10^6)
-#   RUN_LIMIT=S        cap on the replay itself (default 360 s)
-# Exit: mxc-gpu's (0 pass, 1 mismatches, 3 CUDA error, 77 no device,
-# 124 watchdog), 2 when the build fails.
+#   TOTAL_LIMIT=S      budget for build + all phases (default 480 s)
+#   PHASE_LIMIT=S      cap on one phase (default 300 s)
+# Exit: 0 pass, 1 mismatches, 2 build/usage error, 3 CUDA error, 77 no
+# device, 124 a phase hit its time limit or the budget ran out (worst wins:
+# 2 > 3 > 124 > 1 > 0).
 set -u
-cd "$(dirname "$0")/.."
-out=${1:-${OUT:-gpu-report}}
+usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+dry=0
+bin=${MXC_GPU_BIN:-}
+out=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --dry-run) dry=1 ;;
+    --bin) [ $# -ge 2 ] || { echo "run-device-check: --bin needs a path" >&2; exit 2; }
+           bin=$2; shift ;;
+    --bin=*) bin=${1#--bin=} ;;
+    -h|--help) usage; exit 0 ;;
+    -*) echo "run-device-check: unknown option $1 (--help)" >&2; exit 2 ;;
+    *) [ -z "$out" ] || { echo "run-device-check: one REPORT_DIR only" >&2; exit 2; }
+       out=$1 ;;
+  esac
+  shift
+done
+cd "$(dirname "$0")/.." || exit 2
+out=${out:-${OUT:-gpu-report}}
 sweep=${SWEEP:-1000000}
-limit=${RUN_LIMIT:-360}
-mkdir -p "$out"
+total_limit=${TOTAL_LIMIT:-480}
+phase_limit=${PHASE_LIMIT:-300}
+for v in "$sweep" "$total_limit" "$phase_limit"; do
+  case $v in ''|*[!0-9]*) echo "run-device-check: SWEEP/TOTAL_LIMIT/PHASE_LIMIT must be integers" >&2; exit 2 ;; esac
+done
 export PATH=$PATH:/usr/local/cuda/bin
 t0=$(date +%s)
+
+# The SASS target of the GPU present: 8.9 -> 89, 9.0 -> 90a, 10.0 -> 100a,
+# 10.3 -> 103a, 11.0 -> 110a, 12.0 -> 120a, 12.1 -> 121a (arch-specific
+# features need 'a').
+native_target() {
+  local cc
+  cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')
+  case $cc in
+    89) echo 89 ;;
+    90|100|103|110|120|121) echo "${cc}a" ;;
+    *) echo "" ;;
+  esac
+}
+all_targets="89;90a;100a;103a;110a;120a;121a"
+zero_files=(gpu_check/zero-rules/*.txt)
+
+# phase NAME, then mxc-gpu run arguments (besides --report/--timeout).
+phases=(convert mma.sync wgmma zero-rules cublaslt tcgen05)
+phase_args() {
+  case $1 in
+    convert) echo "--only convert --sweep $sweep" ;;
+    mma.sync) echo "--only mma.m16n8k32 --only mma.m16n8k64 --sweep $sweep" ;;
+    wgmma) echo "--only wgmma --sweep $sweep" ;;
+    # The separator files replay through the wgmma family their header
+    # names; --only keeps the level-1 part to one small family.
+    zero-rules) printf -- '--only wgmma.m64n8k32.f32.e4m3.e4m3'
+                printf -- ' --vectors %s' "${zero_files[@]}"; echo ;;
+    cublaslt) echo "--only cublaslt" ;;
+    tcgen05) echo "--only tcgen05 --sweep $sweep" ;;
+  esac
+}
+
+if [ -n "$bin" ]; then
+  build_plan="prebuilt $bin"
+else
+  targets=${MXC_GPU_TARGETS:-native}
+  target_note=
+  if [ "$targets" = native ]; then
+    targets=$(native_target)
+    if [ -z "$targets" ]; then  # no nvidia-smi answer: build them all
+      targets=$all_targets
+      target_note=" (native: nvidia-smi named no known GPU, so every target)"
+    fi
+  fi
+  [ "$targets" = all ] && targets=$all_targets
+  bdir=build-gpu
+  build_plan="cmake -S . -B $bdir -DCMAKE_BUILD_TYPE=Release -DMXC_GPU_CHECK=ON -DMXC_BUILD_TESTS=OFF -DMXC_GPU_TARGETS='$targets' && cmake --build $bdir -j$(nproc) --target mxc-gpu"
+fi
+
+if [ "$dry" = 1 ]; then
+  echo "device check plan (dry run: nothing is built or run)"
+  echo "  report dir : $out"
+  echo "  budget     : ${total_limit} s in all (build included), ${phase_limit} s per phase at most"
+  echo "  build      : $build_plan${target_note:-}"
+  for p in "${phases[@]}"; do
+    printf '  phase %-10s: mxc-gpu run %s --timeout 120 --report %s/%s\n' \
+      "$p" "$(phase_args "$p")" "$out" "$p"
+  done
+  echo "  then       : one verdict table ($out/verdict.txt)"
+  exit 0
+fi
+
+mkdir -p "$out" || exit 2
 {
   echo "# mxc-gpu device check, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total --format=csv 2>&1 || true
@@ -33,34 +128,17 @@ t0=$(date +%s)
   git rev-parse HEAD 2>/dev/null
 } > "$out/environment.txt" 2>&1
 
-# The SASS target of the GPU present: 8.9 -> 89, 9.0 -> 90a, 10.0 -> 100a,
-# 10.3 -> 103a, 12.0 -> 120a, 12.1 -> 121a (arch-specific features need 'a').
-native_target() {
-  local cc
-  cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')
-  case $cc in
-    89) echo 89 ;;
-    90|100|103|120|121) echo "${cc}a" ;;
-    *) echo "" ;;
-  esac
-}
-
-bin=${MXC_GPU_BIN:-}
 t_build0=$(date +%s)
 if [ -n "$bin" ]; then
-  [ -x "$bin" ] || { echo "device check: MXC_GPU_BIN=$bin is not executable"; exit 2; }
+  [ -x "$bin" ] || { echo "device check: prebuilt mxc-gpu '$bin' is not executable"; exit 2; }
   build_note="prebuilt $bin"
 else
-  targets=${MXC_GPU_TARGETS:-$(native_target)}
-  [ "$targets" = all ] && targets="89;90a;100a;103a;120a"
-  [ -n "$targets" ] || targets="89;90a;100a;103a;120a"
-  bdir=build-gpu
   echo "building mxc-gpu for sm_${targets} in $bdir (log: $out/build.log)"
   if ! { cmake -S . -B "$bdir" -DCMAKE_BUILD_TYPE=Release -DMXC_GPU_CHECK=ON \
            -DMXC_BUILD_TESTS=OFF "-DMXC_GPU_TARGETS=$targets" &&
          cmake --build "$bdir" -j"$(nproc)" --target mxc-gpu; } > "$out/build.log" 2>&1; then
     tail -40 "$out/build.log"
-    echo "device check: BUILD FAILED"
+    echo "device check: BUILD FAILED (exit 2)"
     exit 2
   fi
   bin=$bdir/bin/mxc-gpu
@@ -68,29 +146,48 @@ else
 fi
 t_build=$(( $(date +%s) - t_build0 ))
 echo "mxc-gpu ready ($build_note) after ${t_build} s"
+"$bin" list > "$out/families.txt" 2>&1 || true
 
-t_run0=$(date +%s)
-timeout -k 10 "$limit" "$bin" run --suite level1 --sweep "$sweep" --timeout 120 \
-  --vectors gpu_check/zero-rules/sm90-wgmma-fp8-f32-zero-exp.txt \
-  --vectors gpu_check/zero-rules/sm90-wgmma-fp8-f32-zero-sign.txt \
-  --vectors gpu_check/zero-rules/sm90-wgmma-fp8-f16-zero-sign.txt \
-  --report "$out" > "$out/run.log" 2>&1
-rc=$?
-t_run=$(( $(date +%s) - t_run0 ))
-tail -5 "$out/run.log"
+# One phase: its own report folder, log and time; rc in phase_rc[].
+declare -A phase_rc phase_s
+no_device=0
+for p in "${phases[@]}"; do
+  left=$(( total_limit - ($(date +%s) - t0) ))
+  lim=$(( left < phase_limit ? left : phase_limit ))
+  if [ "$no_device" = 1 ]; then phase_rc[$p]=77; phase_s[$p]=0; continue; fi
+  if [ "$lim" -lt 10 ]; then
+    phase_rc[$p]=budget; phase_s[$p]=0
+    echo "phase $p: not run (budget of ${total_limit} s spent)"
+    continue
+  fi
+  mkdir -p "$out/$p"
+  echo "phase $p (limit ${lim} s) ..."
+  ts=$(date +%s)
+  # shellcheck disable=SC2046  # phase_args is a word list by design
+  timeout -k 10 "$lim" "$bin" run $(phase_args "$p") --timeout 120 \
+    --report "$out/$p" > "$out/$p/run.log" 2>&1
+  rc=$?
+  phase_s[$p]=$(( $(date +%s) - ts ))
+  phase_rc[$p]=$rc
+  tail -1 "$out/$p/run.log"
+  [ "$rc" = 77 ] && no_device=1
+done
 
 # Which zero rule the hardware follows, from the separator files: no
 # mismatch = the model's default (zero-exp=fixed, zero-sign=positive);
 # mismatches all classed zero-rule:<v> = variant v; anything else = neither.
 zero_rules() {
-  [ -f "$out/report.json" ] || { echo "  not replayed (no report.json)"; return; }
-  python3 - "$out/report.json" <<'EOF' 2>/dev/null || echo "  (report.json unreadable: see $out/summary.txt)"
+  local rj=$out/zero-rules/report.json
+  [ -f "$rj" ] || { echo "  not replayed (no $rj)"; return; }
+  python3 - "$rj" <<'EOF' 2>/dev/null || echo "  ($rj unreadable: see $out/zero-rules/summary.txt)"
 import json, sys
 reports = json.load(open(sys.argv[1]))
+seen = 0
 for r in reports:
     f = r["file"]
     if "zero-rules/" not in f:
         continue
+    seen += 1
     rule = "zero-exp" if "zero-exp" in f else "zero-sign"
     default = "fixed" if rule == "zero-exp" else "positive"
     if r["mismatches"] == 0:
@@ -100,25 +197,66 @@ for r in reports:
         v = (cls.pop().split(":", 1)[1] if len(cls) == 1 and next(iter(cls)).startswith("zero-rule:")
              else "neither variant: " + ", ".join(sorted(r["by_class"])))
     print(f"  {f.split('/')[-1]:<40} {rule:<10} hardware follows: {v}")
+if not seen:
+    print("  no separator file replayed (no wgmma family on this device: see zero-rules/skipped.json)")
 EOF
 }
 
+# Phase totals from the runner's last line: "mxc-gpu: F families replayed,
+# S skipped, C cases, M mismatches: ...".
+phase_counts() {
+  local t
+  t=$(grep -E '^mxc-gpu: [0-9]+ families replayed' "$out/$1/run.log" 2>/dev/null | tail -1)
+  [ -n "$t" ] || { echo "- - - -"; return; }
+  echo "$t" | sed -E 's/^mxc-gpu: ([0-9]+) families replayed, ([0-9]+) skipped, ([0-9]+) cases, ([0-9]+) mismatches.*/\1 \2 \3 \4/'
+}
+phase_word() {
+  case $1 in
+    0) echo PASS ;; 1) echo MISMATCHES ;; 2) echo "USAGE/INPUT ERROR" ;;
+    3) echo "CUDA ERROR" ;; 77) echo "NO DEVICE" ;; 124|137) echo "TIMED OUT" ;;
+    budget) echo "NOT RUN (budget)" ;; *) echo "ERROR (exit $1)" ;;
+  esac
+}
+
+# Worst exit: 2 > 3 > 124 > 1 > 0; 77 when no phase saw a device.
+rc=0
+rank() { case $1 in 2) echo 5 ;; 3) echo 4 ;; 124|137|budget) echo 3 ;; 1) echo 2 ;; 0|77) echo 0 ;; *) echo 5 ;; esac; }
+for p in "${phases[@]}"; do
+  r=${phase_rc[$p]}
+  [ "$r" = budget ] && r=124
+  [ "$r" = 137 ] && r=124
+  case $r in 0|1|2|3|77|124) ;; *) r=2 ;; esac
+  [ "$(rank "$r")" -gt "$(rank "$rc")" ] && rc=$r
+done
+[ "$no_device" = 1 ] && [ "$rc" = 0 ] && rc=77
 case $rc in
   0) verdict=PASS ;;
-  1) verdict="MISMATCHES (see $out/summary.txt)" ;;
-  3) verdict="CUDA ERROR (see $out/run.log)" ;;
+  1) verdict="MISMATCHES (see $out/<phase>/summary.txt)" ;;
+  2) verdict="ERROR (see $out/<phase>/run.log)" ;;
+  3) verdict="CUDA ERROR (see $out/<phase>/run.log)" ;;
   77) verdict="SKIPPED: no CUDA device" ;;
-  124|137) verdict="TIMED OUT / WATCHDOG" ;;
-  *) verdict="ERROR (exit $rc)" ;;
+  124) verdict="TIMED OUT / BUDGET SPENT (phases not finished are marked)" ;;
 esac
 {
   echo
-  echo "================ device check verdict ================"
-  sed -n '1,/^mxc-gpu: .* families replayed/p' "$out/summary.txt" 2>/dev/null |
-    grep -E "^  [^ ]" | sed 's|gpu_check/zero-rules/||; s|/[^ ]*/zero-rules/||' || true
+  echo "===================== device check verdict ====================="
+  echo "device: $(nvidia-smi --query-gpu=name,compute_cap --format=csv,noheader 2>/dev/null | head -1 || true)"
+  echo "mxc-gpu: $build_note"
+  printf '%-11s %-18s %8s %8s %12s %10s %7s\n' phase result families skipped cases mismatches seconds
+  printf '%-11s %-18s %8s %8s %12s %10s %7s\n' build ready - - - - "$t_build"
+  for p in "${phases[@]}"; do
+    read -r nf ns nc nm <<< "$(phase_counts "$p")"
+    printf '%-11s %-18s %8s %8s %12s %10s %7s\n' "$p" "$(phase_word "${phase_rc[$p]}")" \
+      "$nf" "$ns" "$nc" "$nm" "${phase_s[$p]}"
+  done
+  echo "families that ran (cases, mismatches):"
+  for p in "${phases[@]}"; do
+    grep -hE '^  [^ ].* cases .* mismatches  (PASS|FAIL)$' "$out/$p/run.log" 2>/dev/null |
+      sed 's|gpu_check/zero-rules/||'
+  done
   echo "zero rules (separator cases, docs/models.md \"Zero rules\"):"
   zero_rules
-  echo "build: ${t_build} s ($build_note); replay: ${t_run} s; total: $(( $(date +%s) - t0 )) s"
+  echo "total: $(( $(date +%s) - t0 )) s (budget ${total_limit} s)"
   echo "device check: $verdict, exit $rc"
 } | tee "$out/verdict.txt"
 exit "$rc"

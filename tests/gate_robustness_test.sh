@@ -110,6 +110,14 @@ expect bench-size-50 2 '--size' -- "$MXC" bench --size 50
 expect bench-size-neg 2 '--size' -- "$MXC" bench --size -1 --only cvt
 expect study-size-huge 2 '--size' -- "$MXC" study stochastic --size 18446744073709551615 --out "$T/st"
 expect convert-sr-bits 2 '--sr-bits' -- "$MXC" convert --to e2m1 --sr-bits 0
+# Header integers are parsed whole (std::stoi took "32x" as 32), the error
+# at the key's own line.
+"$MXC" gen mma --model sm89_mma_fp8_f32 --a-fmt e4m3 --b-fmt e4m3 --level 0 > "$T/mma.txt"
+kl=$(grep -n '^# k=32$' "$T/mma.txt" | cut -d: -f1)
+for v in 32x '32 ' +32 0x20 -32; do
+  sed "s/^# k=32\$/# k=$v/" "$T/mma.txt" > "$T/mma-k.txt"
+  expect "header-k-$v" 2 "mma-k.txt:$kl: header: k='${v//+/\\+}' must be an integer in 1..8192" -- "$MXC" verify -q --vectors "$T/mma-k.txt"
+done
 # A huge shard count: the header's case count matches the cases written.
 "$MXC" gen convert --from e4m3 --to f32 --shard 5/18446744073709551615 > "$T/shard.txt"
 expect huge-shard-verifies 0 '' -- "$MXC" verify -q --vectors "$T/shard.txt"

@@ -131,6 +131,38 @@ TEST_CASE("malformed input fails with file:line", "[vectors][robustness]") {
   CHECK(error_of(good, &short_results).find("results end early") != std::string::npos);
   const std::string wrong_hdr = "# mxconform-vectors=1\n# to=e5m2\n7E 01\n";
   CHECK(error_of(good, &wrong_hdr).find("contradicts") != std::string::npos);
+  // Integer header keys are parsed whole (std::stoi took "32x" as 32), range
+  // checked, and the error names the key and its own line.
+  const std::string mma =
+      "# mxconform-vectors=1\n# op=mma\n# model=sm89_mma_fp8_f32\n"
+      "# a-fmt=e4m3\n# b-fmt=e4m3\n";
+  for (const char* k :
+       {"32x", "3 2", " 32", "+32", "0x20", "", "-", "32.0", "99999999999"}) {
+    INFO("k=" << k);
+    CHECK(error_of(mma + "# k=" + k + "\n# level=0\n# cases=1\n")
+              .find("vectors:6: header: k='" + std::string(k) +
+                    "' must be an integer in 1..8192") == 0);
+  }
+  CHECK(error_of(mma + "# k=0\n")
+            .find("vectors:6: header: k='0' must be an integer in 1..8192") ==
+        0);
+  const std::string gemm =
+      "# mxconform-vectors=1\n# op=gemm\n# model=sm89_mma_fp8_f32\n"
+      "# a-fmt=e4m3\n# b-fmt=e4m3\n";
+  CHECK(error_of(gemm + "# m=4\n# n=2x\n")
+            .find("vectors:7: header: n='2x' must be an integer in 1..64") ==
+        0);
+  CHECK(error_of(gemm + "# m=65\n")
+            .find("vectors:6: header: m='65' must be an integer in 1..64") ==
+        0);
+  CHECK(error_of(gemm + "# split-k=1;\n")
+            .find("vectors:6: header: split-k='1;' must be an integer") == 0);
+  CHECK(
+      error_of("# mxconform-vectors=1\n# op=mx-quantize\n# profile=ocp-v1\n# "
+               "block=32x\n")
+          .find(
+              "vectors:4: header: block='32x' must be an integer in 1..4096") ==
+      0);
 }
 
 TEST_CASE("the verifier classifies injected faults", "[vectors][classify]") {

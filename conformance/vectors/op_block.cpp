@@ -60,18 +60,7 @@ Fmt elem_of(const Header& h, const char* key, const char* dflt) {
 }
 
 int int_key(const Header& h, const char* key, int dflt, int lo, int hi) {
-  int v;
-  try {
-    v = std::stoi(h.get(key, std::to_string(dflt)));
-  } catch (const std::exception&) {
-    throw std::invalid_argument(std::string("header: ") + key +
-                                " must be an integer");
-  }
-  if (v < lo || v > hi) {
-    throw std::invalid_argument(
-        fmt::format("header: {} must be {}..{}", key, lo, hi));
-  }
-  return v;
+  return header_int(h, key, dflt, lo, hi);
 }
 
 // Blocks: the named cases, then classes of random blocks round-robin.

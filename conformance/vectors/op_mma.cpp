@@ -95,11 +95,7 @@ class MmaOp : public Op {
     }
     af_ = *a;
     bf_ = *b;
-    try {
-      k_ = std::stoi(h.get("k", std::to_string(m_->k)));
-    } catch (const std::exception&) {
-      throw std::invalid_argument("header: k must be an integer");
-    }
+    k_ = header_int(h, "k", m_->k, 1, 8192);
     blk_ = scale_block(m_->scales);
     if (k_ <= 0 || k_ > 8192 || k_ % k_step(*m_) != 0 ||
         (blk_ > 0 && k_ % blk_ != 0)) {
@@ -252,14 +248,10 @@ class GemmOp : public Op {
     if (!parse_layout(h.get("layout", "TN"), &p_.layout)) {
       throw std::invalid_argument("header: layout must be TN, NN, NT or TT");
     }
-    try {
-      p_.M = std::stoi(h.get("m", "2"));
-      p_.N = std::stoi(h.get("n", "2"));
-      p_.K = std::stoi(h.get("k", std::to_string(m_->k)));
-      p_.split_k = std::stoi(h.get("split-k", "1"));
-    } catch (const std::exception&) {
-      throw std::invalid_argument("header: m, n, k, split-k must be integers");
-    }
+    p_.M = header_int(h, "m", 2, 1, 64);
+    p_.N = header_int(h, "n", 2, 1, 64);
+    p_.K = header_int(h, "k", m_->k, 1, 8192);
+    p_.split_k = header_int(h, "split-k", 1, 1, 8192);
     blk_ = scale_block(m_->scales);
     if (p_.M < 1 || p_.N < 1 || p_.M > 64 || p_.N > 64 || p_.K < 1 ||
         p_.K > 8192 || p_.split_k < 1 ||

@@ -11,6 +11,27 @@ std::string Header::get(const std::string& key, const std::string& dflt) const {
   return it == kv.end() ? dflt : it->second;
 }
 
+int header_int(const Header& h, const std::string& key, int dflt, int lo,
+               int hi) {
+  if (!h.has(key)) return dflt;
+  const std::string v = h.get(key);
+  auto bad = [&] {
+    return HeaderValueError(
+        key, fmt::format("header: {}={} must be an integer in {}..{}", key,
+                         io::quote(v), lo, hi));
+  };
+  size_t i = v.size() > 1 && v[0] == '-' ? 1 : 0;
+  if (i == v.size() || v.size() - i > 10) throw bad();
+  long long x = 0;
+  for (; i < v.size(); ++i) {
+    if (v[i] < '0' || v[i] > '9') throw bad();
+    x = x * 10 + (v[i] - '0');
+  }
+  if (v[0] == '-') x = -x;
+  if (x < lo || x > hi) throw bad();
+  return static_cast<int>(x);
+}
+
 const std::vector<std::string>& standard_keys() {
   static const std::vector<std::string> k = {
       "mxconform-vectors", "op",   "spec",  "generator", "seed",
@@ -110,6 +131,7 @@ const Header& Reader::header() {
       fail(fmt::format("more than {} header keys", kMaxHeaderKeys));
     }
     header_.kv[key] = std::string(s.substr(eq + 1));
+    header_.lines[key] = lines_.line();
   }
   if (header_.has("mxconform-vectors")) {
     const std::string v = header_.get("mxconform-vectors");

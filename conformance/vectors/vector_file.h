@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "conformance/io.h"
@@ -27,9 +28,31 @@ using io::InputError;
 // Header keys in the order they are written.
 struct Header {
   std::map<std::string, std::string> kv;
+  // The file line of each key (filled by Reader; empty for headers built in
+  // code), so a bad value can be reported as file:line.
+  std::map<std::string, long> lines;
   std::string get(const std::string& key, const std::string& dflt = "") const;
   bool has(const std::string& key) const { return kv.count(key) != 0; }
 };
+
+// A header value that is not what its key needs. `key` names it so a reader
+// of a file can point at that key's line (Header::lines).
+class HeaderValueError : public std::invalid_argument {
+ public:
+  HeaderValueError(std::string key, const std::string& what)
+      : std::invalid_argument(what), key_(std::move(key)) {}
+  const std::string& key() const { return key_; }
+
+ private:
+  std::string key_;
+};
+
+// An integer header key, parsed strictly: the whole value is an optional
+// '-' and decimal digits (no spaces, '+', trailing text such as "32x", or
+// hex), and lo <= value <= hi; absent: dflt. Throws HeaderValueError
+// "header: key=VALUE must be an integer in lo..hi".
+int header_int(const Header& h, const std::string& key, int dflt, int lo,
+               int hi);
 
 // The keys every file carries, in writing order; op-specific keys follow.
 const std::vector<std::string>& standard_keys();

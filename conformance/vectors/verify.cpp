@@ -79,6 +79,11 @@ Report verify(std::istream& vin, const std::string& vname, std::istream* rin,
   std::unique_ptr<Op> op;
   try {
     op = make_op(h);
+  } catch (const HeaderValueError& e) {
+    // Point at the key's own header line.
+    const auto at = h.lines.find(e.key());
+    if (at != h.lines.end()) throw InputError(vname, at->second, e.what());
+    vr.fail(e.what());
   } catch (const std::invalid_argument& e) {
     vr.fail(e.what());
   }

@@ -153,6 +153,19 @@ class CudaBackend : public Backend {
       tcgen05(fam, bt, d);
       return;
     }
+    if (fam.f16_acc) {
+      // Two .f16x2 C/D registers per lane (host/fragments.h).
+      const std::vector<uint32_t> c16 = mma_c_to_f16x2(bt.c, bt.tiles);
+      Buf a(bt.a), b(bt.b), c(c16), o(c16.size());
+      const int e = dev::launch_mma_f16acc(fam.instr, a.get(), b.get(), c.get(),
+                                           o.get(), bt.tiles);
+      if (e) fail("mma (f16 accumulator) kernel launch", e);
+      check(cudaDeviceSynchronize(), "mma (f16 accumulator) kernel");
+      std::vector<uint32_t> regs(c16.size());
+      o.to_host(regs);
+      d = mma_d_from_f16x2(regs, bt.tiles);
+      return;
+    }
     Buf a(bt.a), b(bt.b), c(bt.c), sa(bt.sfa), sb(bt.sfb), o(bt.tiles * 128);
     const int e =
         dev::launch_mma(fam.instr, a.get(), b.get(), c.get(),
@@ -164,9 +177,11 @@ class CudaBackend : public Backend {
     o.to_host(d);
   }
 
-  // One m64n8k32 wgmma per tile on images built by host/wgmma.h.
+  // One m64n8k32 (FP8) or m64n8k8 (TF32) wgmma per tile on images built
+  // by host/wgmma.h.
   void wgmma(const Family& fam, const MmaBatch& bt, std::vector<uint32_t>& d) {
-    const WgmmaImages im = wgmma_images(bt, fam.f16_acc);
+    const WgmmaImages im = fam.shape == FragShape::kM16N8K8x32 ? wgmma_images_tf32(bt)
+                                                               : wgmma_images(bt, fam.f16_acc);
     Buf a(im.a), b(im.b), c(im.c), o(im.c.size());
     const int e =
         dev::launch_wgmma(fam.instr, a.get(), b.get(), c.get(), o.get(),

@@ -23,6 +23,13 @@
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
 #define MXC_HAS_FP8 1
 #endif
+// mma.sync FP8 with an f16 accumulator: sm_89+ and PTX ISA 8.7 (CUDA 12.8),
+// the gate CUTLASS uses (cute/arch/mma_sm89.hpp:46-48) and ptxas enforces.
+#if defined(MXC_HAS_FP8) &&       \
+    (__CUDACC_VER_MAJOR__ > 12 || \
+     (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 8))
+#define MXC_HAS_FP8_F16ACC 1
+#endif
 #if MXC_SPEC == 1000 || MXC_SPEC == 1030 || MXC_SPEC == 1200 || MXC_SPEC == 1210
 #define MXC_HAS_F6F4 1
 #endif
@@ -50,6 +57,9 @@ __global__ void probe_kernel(unsigned* out) {
   unsigned f = kFeatIntrinsics;
 #ifdef MXC_HAS_FP8
   f |= kFeatFp8Cvt | kFeatMmaFp8;
+#endif
+#ifdef MXC_HAS_FP8_F16ACC
+  f |= kFeatMmaFp8F16;
 #endif
 #ifdef MXC_HAS_F6F4
   f |= kFeatF6F4Cvt;
@@ -380,6 +390,46 @@ __global__ void mma_kernel(int instr, const uint32_t* ga, const uint32_t* gb,
     gd[(t * 32 + lane) * 4 + r] = __float_as_uint(d[r]);
 }
 
+// mma.sync FP8 with an f16 accumulator: C/D are two .f16x2 registers per
+// lane (host/fragments.h pack_c_f16x2); one warp per tile.
+#define MMA_FP8_F16(ta, tb)                                             \
+  asm volatile("mma.sync.aligned.m16n8k32.row.col.f16." ta "." tb       \
+               ".f16 {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%8,%9};"         \
+               : "=r"(d[0]), "=r"(d[1])                                 \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), \
+                 "r"(b[1]), "r"(c[0]), "r"(c[1]))
+
+__global__ void mma_f16acc_kernel(int instr, const uint32_t* ga,
+                                  const uint32_t* gb, const uint32_t* gc,
+                                  uint32_t* gd, size_t tiles) {
+  const size_t t = blockIdx.x * size_t{blockDim.x / 32} + threadIdx.x / 32;
+  if (t >= tiles) return;  // whole warps only: blockDim is a multiple of 32
+  const unsigned lane = threadIdx.x % 32;
+  uint32_t a[4], b[2], c[2], d[2] = {0, 0};
+  for (int r = 0; r < 4; ++r) a[r] = ga[(t * 32 + lane) * 4 + r];
+  for (int r = 0; r < 2; ++r) b[r] = gb[(t * 32 + lane) * 2 + r];
+  for (int r = 0; r < 2; ++r) c[r] = gc[(t * 32 + lane) * 2 + r];
+  switch (instr) {
+#ifdef MXC_HAS_FP8_F16ACC
+    case kMmaFp8F16E4E4:
+      MMA_FP8_F16("e4m3", "e4m3");
+      break;
+    case kMmaFp8F16E4E5:
+      MMA_FP8_F16("e4m3", "e5m2");
+      break;
+    case kMmaFp8F16E5E4:
+      MMA_FP8_F16("e5m2", "e4m3");
+      break;
+    case kMmaFp8F16E5E5:
+      MMA_FP8_F16("e5m2", "e5m2");
+      break;
+#endif
+    default:
+      d[0] = d[1] = 0xDEADBEEFu;
+  }
+  for (int r = 0; r < 2; ++r) gd[(t * 32 + lane) * 2 + r] = d[r];
+}
+
 // One warpgroup (128 threads) per replay tile: A (64 x 32 bytes) and B
 // (8 x 32 bytes) copied into shared memory in the K-major no-swizzle layout
 // the host built (host/wgmma.h), D registers preloaded with C (scale-d = 1).
@@ -400,6 +450,19 @@ __global__ void mma_kernel(int instr, const uint32_t* ga, const uint32_t* gb,
       : "l"(da), "l"(db), "r"(1)                             \
       : "memory")
 
+// TF32 (CUTLASS v4.7.0-6 cute/arch/mma_sm90_gmma.hpp:3436-3442, SM90
+// MMA_64x8x8_F32TF32TF32_SS_TN): scale-d, imm-scale-a, imm-scale-b, no
+// transpose operands (tf32 is K-major only). A is 64 x 8 tf32 = 64 x 32
+// bytes, so the FP8 smem images, LBO and SBO serve unchanged.
+#define WGMMA_TF32()                                          \
+  asm volatile(                                               \
+      "{ .reg .pred p; setp.ne.b32 p, %6, 0; "                \
+      "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32"    \
+      " {%0, %1, %2, %3}, %4, %5, p, 1, 1; }"                 \
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])        \
+      : "l"(da), "l"(db), "r"(1)                              \
+      : "memory")
+
 // Templated on the instruction so the fence / wgmma / commit / wait
 // sequence is straight-line code (a switch between wgmma.fence and the
 // wgmma makes ptxas inject warpgroup.arrive/wait, info C7519/C7517).
@@ -410,7 +473,7 @@ __global__ void __launch_bounds__(128)
   const size_t t = blockIdx.x;
   const unsigned th = threadIdx.x;
   // The accumulator count is a constant so D stays in fixed registers.
-  constexpr int kRegs = Instr >= kWgmmaF16E4E4 ? 2 : 4;
+  constexpr int kRegs = Instr >= kWgmmaF16E4E4 && Instr <= kWgmmaF16E5E5 ? 2 : 4;
   (void)c_regs;
   uint32_t d[4] = {0, 0, 0, 0};
 #pragma unroll
@@ -447,6 +510,7 @@ __global__ void __launch_bounds__(128)
   if constexpr (Instr == kWgmmaF16E4E5) WGMMA_F16("e4m3", "e5m2");
   if constexpr (Instr == kWgmmaF16E5E4) WGMMA_F16("e5m2", "e4m3");
   if constexpr (Instr == kWgmmaF16E5E5) WGMMA_F16("e5m2", "e5m2");
+  if constexpr (Instr == kWgmmaF32Tf32) WGMMA_TF32();
   asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
   asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
 #else
@@ -667,6 +731,14 @@ int launch_mma(int instr, const uint32_t* a, const uint32_t* b,
   return static_cast<int>(cudaGetLastError());
 }
 
+int launch_mma_f16acc(int instr, const uint32_t* a, const uint32_t* b,
+                      const uint32_t* c, uint32_t* d, size_t tiles) {
+  const size_t blocks = (tiles + 3) / 4;
+  mma_f16acc_kernel<<<static_cast<unsigned>(blocks ? blocks : 1), 128>>>(
+      instr, a, b, c, d, tiles);
+  return static_cast<int>(cudaGetLastError());
+}
+
 int launch_wgmma(int instr, const uint32_t* a, const uint32_t* b,
                  const uint32_t* c, uint32_t* d, int c_regs, uint32_t lbo,
                  uint32_t sbo, size_t tiles) {
@@ -680,7 +752,7 @@ int launch_wgmma(int instr, const uint32_t* a, const uint32_t* b,
     MXC_WG(kWgmmaF32E4E4)
     MXC_WG(kWgmmaF32E4E5) MXC_WG(kWgmmaF32E5E4) MXC_WG(kWgmmaF32E5E5)
         MXC_WG(kWgmmaF16E4E4) MXC_WG(kWgmmaF16E4E5) MXC_WG(kWgmmaF16E5E4)
-            MXC_WG(kWgmmaF16E5E5)
+            MXC_WG(kWgmmaF16E5E5) MXC_WG(kWgmmaF32Tf32)
 #undef MXC_WG
                 default : return static_cast<int>(cudaErrorInvalidValue);
   }

@@ -18,6 +18,11 @@ int launch_convert(int instr, const uint32_t* in0, const uint32_t* in1,
 int launch_mma(int instr, const uint32_t* a, const uint32_t* b,
                const uint32_t* c, const uint32_t* sfa, const uint32_t* sfb,
                uint32_t* d, size_t tiles);
+// mma.sync FP8 with an f16 accumulator (kMmaFp8F16*), one warp per tile:
+// a/b as launch_mma, c/d[t*32*2 + lane*2 + r] two .f16x2 registers per lane
+// (host/fragments.h mma_c_to_f16x2 / mma_d_from_f16x2).
+int launch_mma_f16acc(int instr, const uint32_t* a, const uint32_t* b,
+                      const uint32_t* c, uint32_t* d, size_t tiles);
 // One warpgroup per tile: a[t*512 + w], b[t*64 + w] are the shared-memory
 // images of host/wgmma.h (K-major, no swizzle, LBO/SBO bytes), c/d
 // [(t*128 + thread)*c_regs + r] the accumulator registers (4 f32 or 2

@@ -1,5 +1,7 @@
 #include "gpu_check/host/families.h"
 
+#include <tuple>
+
 #include "gpu_check/host/instr.h"
 
 namespace mxc::gpu {
@@ -229,6 +231,26 @@ std::vector<Family> build() {
         "sm100_mma_fp8_f32", a, b, kFeatMmaFp8, {100, 103},
         FragShape::kM16N8K32x8, 0,
         "model fitted to B200 mma.sync captures (docs/models.md)"));
+    // The same instructions with an f16 accumulator (PTX ISA 8.7+, sm_89+:
+    // kFeatMmaFp8F16), C/D as two .f16x2 registers per lane.
+    for (const auto& [cc_tag, model, ccs, note] :
+         {std::tuple{"@sm89", "sm89_mma_fp8_f16", std::vector<int>{89},
+                     "model per docs/models.md (MMA-Sim; Ada captures agree)"},
+          {"@sm90", "sm90_mma_fp8_f16", std::vector<int>{90},
+           "model fitted to H100/H200 mma.sync f16 captures (docs/models.md)"},
+          {"@sm100", "sm100_mma_fp8_f16", std::vector<int>{100, 103},
+           "model fitted to B200 mma.sync f16 captures (docs/models.md)"}}) {
+      Family h =
+          mma("mma.m16n8k32.f16." + ab + cc_tag,
+              "mma.sync.aligned.m16n8k32.row.col.f16." + ab + ".f16",
+              kMmaFp8F16E4E4 + i, model, a, b, kFeatMmaFp8F16, ccs,
+              FragShape::kM16N8K32x8, 0,
+              std::string(note) +
+                  "; C/D f16x2 registers per host/fragments.h pack_c_f16x2 "
+                  "(unverified on hardware)");
+      h.f16_acc = true;
+      v.push_back(h);
+    }
     v.push_back(
         mma("mma.m16n8k32.kind::f8f6f4.f32." + ab,
             "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32." + ab + ".f32",
@@ -263,6 +285,18 @@ std::vector<Family> build() {
       w.f16_acc = f16;
       v.push_back(w);
     }
+  }
+  {
+    Family w = mma("wgmma.m64n8k8.f32.tf32.tf32",
+                   "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32"
+                   " (smem descriptors, no swizzle)",
+                   kWgmmaF32Tf32, "sm90_wgmma_tf32_f32", "tf32", "tf32",
+                   kFeatWgmma, {90}, FragShape::kM16N8K8x32, 0,
+                   "tf32 operands as f32 bit patterns; 32-bit K-major smem "
+                   "layout per host/wgmma.h (CUTLASS-derived; unverified on "
+                   "hardware)");
+    w.engine = MmaEngine::kWgmma;
+    v.push_back(w);
   }
   // --- 5th-generation tensor core (sm_100a / sm_103a) ------------------------
   for (int i = 0; i < 4; ++i) {

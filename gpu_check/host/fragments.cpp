@@ -10,6 +10,8 @@ ShapeInfo shape_info(FragShape s) {
       return {16, 8, 32, 8, 4, 2, 4};
     case FragShape::kM16N8K64x4:
       return {16, 8, 64, 4, 4, 2, 4};
+    case FragShape::kM16N8K8x32:
+      return {16, 8, 8, 32, 4, 2, 4};
   }
   return {};
 }
@@ -76,6 +78,8 @@ template <typename Elem>
 std::vector<uint32_t> pack(FragShape s, std::span<const uint8_t> tile, int regs,
                            int ld, Elem elem) {
   const ShapeInfo si = shape_info(s);
+  if (si.elem_bits > 8)
+    throw std::invalid_argument("32-bit operand shapes have no lane fragments here");
   const int per_reg = 32 / si.elem_bits;
   const uint32_t mask = (1u << si.elem_bits) - 1;
   std::vector<uint32_t> out(static_cast<size_t>(32 * regs), 0);
@@ -94,6 +98,8 @@ template <typename Elem>
 std::vector<uint8_t> unpack(FragShape s, std::span<const uint32_t> regs_in,
                             int regs, int rows, int ld, Elem elem) {
   const ShapeInfo si = shape_info(s);
+  if (si.elem_bits > 8)
+    throw std::invalid_argument("32-bit operand shapes have no lane fragments here");
   const int per_reg = 32 / si.elem_bits;
   const uint32_t mask = (1u << si.elem_bits) - 1;
   if (regs_in.size() != static_cast<size_t>(32 * regs)) {
@@ -166,6 +172,62 @@ std::vector<uint32_t> unpack_c(std::span<const uint32_t> regs) {
       out[static_cast<size_t>(rc.row * 8 + rc.col)] =
           regs[static_cast<size_t>(lane * 4 + i)];
     }
+  return out;
+}
+
+std::vector<uint32_t> pack_c_f16x2(std::span<const uint32_t> c) {
+  if (c.size() != 128)
+    throw std::invalid_argument("pack_c_f16x2: tile must be 16 x 8");
+  std::vector<uint32_t> out(32 * kCRegsF16x2, 0);
+  for (int lane = 0; lane < 32; ++lane)
+    for (int i = 0; i < 4; ++i) {
+      const RowCol rc = c_elem(lane, i);
+      out[static_cast<size_t>(lane * kCRegsF16x2 + i / 2)] |=
+          (c[static_cast<size_t>(rc.row * 8 + rc.col)] & 0xFFFFu)
+          << (16 * (i % 2));
+    }
+  return out;
+}
+
+std::vector<uint32_t> unpack_c_f16x2(std::span<const uint32_t> regs) {
+  if (regs.size() != 32 * kCRegsF16x2)
+    throw std::invalid_argument("unpack_c_f16x2: 64 registers");
+  std::vector<uint32_t> out(128);
+  for (int lane = 0; lane < 32; ++lane)
+    for (int i = 0; i < 4; ++i) {
+      const RowCol rc = c_elem(lane, i);
+      out[static_cast<size_t>(rc.row * 8 + rc.col)] =
+          (regs[static_cast<size_t>(lane * kCRegsF16x2 + i / 2)] >>
+           (16 * (i % 2))) &
+          0xFFFFu;
+    }
+  return out;
+}
+
+std::vector<uint32_t> mma_c_to_f16x2(std::span<const uint32_t> c,
+                                     size_t tiles) {
+  if (c.size() != tiles * 128)
+    throw std::invalid_argument("mma_c_to_f16x2: tiles * 128 words");
+  std::vector<uint32_t> out;
+  out.reserve(tiles * 32 * kCRegsF16x2);
+  for (size_t t = 0; t < tiles; ++t) {
+    const auto r = pack_c_f16x2(unpack_c(c.subspan(t * 128, 128)));
+    out.insert(out.end(), r.begin(), r.end());
+  }
+  return out;
+}
+
+std::vector<uint32_t> mma_d_from_f16x2(std::span<const uint32_t> d,
+                                       size_t tiles) {
+  const size_t per = 32 * kCRegsF16x2;
+  if (d.size() != tiles * per)
+    throw std::invalid_argument("mma_d_from_f16x2: tiles * 64 registers");
+  std::vector<uint32_t> out;
+  out.reserve(tiles * 128);
+  for (size_t t = 0; t < tiles; ++t) {
+    const auto r = pack_c(unpack_c_f16x2(d.subspan(t * per, per)));
+    out.insert(out.end(), r.begin(), r.end());
+  }
   return out;
 }
 

@@ -21,6 +21,12 @@ struct RowCol {
 enum class FragShape : uint8_t {
   kM16N8K32x8,  // m16n8k32, 8-bit A/B elements (e4m3/e5m2), f32 C/D
   kM16N8K64x4,  // m16n8k64, 4-bit A/B elements (e2m1), f32 C/D
+  // 16x8x8 replay tiles of 32-bit A/B operands (tf32 as f32 bit patterns),
+  // f32 C/D. Only the wgmma engine runs it (host/wgmma.h
+  // wgmma_images_tf32): its MmaBatch holds A and B as plain tiles (A
+  // row-major [16][8], B [8][8] as [n][k], one word per element), not in
+  // mma.sync lane fragments; C/D as for every shape (pack_c).
+  kM16N8K8x32,
 };
 
 struct ShapeInfo {
@@ -78,6 +84,27 @@ std::vector<uint32_t> pack_b(FragShape s, std::span<const uint8_t> b);
 std::vector<uint8_t> unpack_b(FragShape s, std::span<const uint32_t> regs);
 std::vector<uint32_t> pack_c(std::span<const uint32_t> c);
 std::vector<uint32_t> unpack_c(std::span<const uint32_t> regs);
+
+// C/D of mma.sync m16n8k32 .f16.{e4m3,e5m2}.{e4m3,e5m2}.f16 (an f16
+// accumulator): accumulator i of a lane sits at c_elem(lane, i), as for
+// f32, but the lane holds two .f16x2 registers: element i in register
+// i / 2, bits [16 * (i % 2), +16) (c0, c1 in the first register, low half
+// first). Sources: PTX ISA 9.7.14.5 "Matrix Fragments for mma.m16n8k32",
+// C/D ".f16 accumulators: two .f16x2 registers"; CUTLASS v4.7.0-6
+// (7107b05) cute/arch/mma_sm89.hpp:180-186 (SM89_16x8x32_F16E4M3E4M3F16_TN:
+// CRegisters = DRegisters = uint32_t[2]) and cute/atom/mma_traits_sm89.hpp
+// :96-104, which inherit the f32 atom's CLayout SM80_16x8_Row
+// (mma_traits_sm89.hpp:65, mma_traits_sm80.hpp:52-54).
+inline constexpr int kCRegsF16x2 = 2;
+// 16 x 8 row-major f16 codes (low 16 bits of each word; the upper bits are
+// ignored) -> 32 lanes x 2 registers, lane-major.
+std::vector<uint32_t> pack_c_f16x2(std::span<const uint32_t> c);
+std::vector<uint32_t> unpack_c_f16x2(std::span<const uint32_t> regs);
+// Whole batches: the replay's C (tiles * 128 words packed as pack_c) to
+// the device registers (tiles * 64), and the device's D back.
+std::vector<uint32_t> mma_c_to_f16x2(std::span<const uint32_t> c, size_t tiles);
+std::vector<uint32_t> mma_d_from_f16x2(std::span<const uint32_t> d,
+                                       size_t tiles);
 
 // Block-scale operands with selectors {byte-id, thread-id} = {0, 0}.
 // scale_A is M x V (V = 1, 2, 4 for scale_vec::1X/2X/4X), scale_B V x N;

@@ -21,6 +21,11 @@ enum Feature : unsigned {
   kFeatWgmma = 1u << 6,       // wgmma.mma_async FP8 (sm_90a only)
   kFeatTcgen05 = 1u << 7,     // tcgen05.mma kind::f8f6f4 / mxf8f6f4 / mxf4 /
                               // mxf4nvf4 (sm_100a/103a)
+  // mma.sync m16n8k32 .f16.e4m3/.e5m2.f16 (f16 accumulator): sm_89+ and
+  // PTX ISA 8.7+ (ptxas 13.0: "mma with FP8 floating point type and FP16
+  // accumulation requires PTX ISA .version 8.7"; CUTLASS gates its
+  // SM89_16x8x32_F16* atoms on nvcc 12.8, cute/arch/mma_sm89.hpp:46-48).
+  kFeatMmaFp8F16 = 1u << 8,
 };
 
 // Conversion instructions. The device computes one 32-bit result word per
@@ -140,6 +145,15 @@ enum MmaInstr : int {
   // sm_120a mma.sync m16n8k64 kind::mxf4nvf4.block_scale.scale_vec::2X
   // e2m1 ue8m0 (the NVFP4 kind with MX scales)
   kMmaNvf4x2,
+  // sm_89+ (PTX ISA 8.7): mma.sync FP8 with an f16 accumulator, C/D two
+  // .f16x2 registers per lane (host/fragments.h pack_c_f16x2).
+  kMmaFp8F16E4E4,  // mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16
+  kMmaFp8F16E4E5,
+  kMmaFp8F16E5E4,
+  kMmaFp8F16E5E5,
+  // sm_90a wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32: one per
+  // 16x8x8 replay tile (host/wgmma.h wgmma_images_tf32).
+  kWgmmaF32Tf32,
   kNumMmaInstr
 };
 

@@ -74,12 +74,24 @@ bool is_pair(Slots s) {
 
 int tile_k(const Family& f) { return shape_info(f.shape).k; }
 
+// 32-bit operands (tf32 as f32 bit patterns): the batch carries the plain
+// tiles (host/fragments.h kM16N8K8x32), not lane fragments.
+bool wide_operands(const Family& f) { return shape_info(f.shape).elem_bits == 32; }
+
 // Plain operands of one tile (row-major A [16][K], B [8][K], C [16][8],
-// SA [16][V], SB [8][V]).
+// SA [16][V], SB [8][V]). A and B hold one code per word (8-bit and
+// narrower codes, or 32-bit operands).
 struct PlainTile {
-  std::vector<uint8_t> a, b, sa, sb;
+  std::vector<uint32_t> a, b;
+  std::vector<uint8_t> sa, sb;
   std::vector<uint32_t> c;
 };
+
+std::vector<uint8_t> narrow(const std::vector<uint32_t>& v) {
+  std::vector<uint8_t> out(v.size());
+  for (size_t i = 0; i < v.size(); ++i) out[i] = static_cast<uint8_t>(v[i]);  // <= 8-bit codes
+  return out;
+}
 
 PlainTile empty_tile(const Family& f) {
   const int k = tile_k(f), v = f.scale_vec;
@@ -98,9 +110,10 @@ MmaBatch pack_tiles(const Family& f, const std::vector<PlainTile>& tiles) {
   // Codes -> register elements (8-bit containers for FP6/FP4 in m16n8k32).
   const OperandCoding ca = operand_coding(f.shape, f.header.get("a-fmt"));
   const OperandCoding cb = operand_coding(f.shape, f.header.get("b-fmt"));
+  const bool wide = wide_operands(f);
   for (const PlainTile& t : tiles) {
-    const auto a = pack_a(f.shape, encode_operands(ca, t.a));
-    const auto bb = pack_b(f.shape, encode_operands(cb, t.b));
+    const auto a = wide ? t.a : pack_a(f.shape, encode_operands(ca, narrow(t.a)));
+    const auto bb = wide ? t.b : pack_b(f.shape, encode_operands(cb, narrow(t.b)));
     const auto c = pack_c(t.c);
     b.a.insert(b.a.end(), a.begin(), a.end());
     b.b.insert(b.b.end(), bb.begin(), bb.end());
@@ -285,11 +298,11 @@ MmaBatch mma_pack_cases(const Family& f, std::span<const std::vector<uint64_t>> 
     const int j = static_cast<int>(i % 8);
     const auto& c = cases[i];
     for (int row : {j, j + 8}) {
-      for (int q = 0; q < k; ++q) t.a[static_cast<size_t>(row * k + q)] = static_cast<uint8_t>(c[static_cast<size_t>(q)]);
+      for (int q = 0; q < k; ++q) t.a[static_cast<size_t>(row * k + q)] = static_cast<uint32_t>(c[static_cast<size_t>(q)]);
       for (int q = 0; q < v; ++q) t.sa[static_cast<size_t>(row * v + q)] = static_cast<uint8_t>(c[static_cast<size_t>(2 * k + q)]);
       t.c[static_cast<size_t>(row * 8 + j)] = static_cast<uint32_t>(c.back());
     }
-    for (int q = 0; q < k; ++q) t.b[static_cast<size_t>(j * k + q)] = static_cast<uint8_t>(c[static_cast<size_t>(k + q)]);
+    for (int q = 0; q < k; ++q) t.b[static_cast<size_t>(j * k + q)] = static_cast<uint32_t>(c[static_cast<size_t>(k + q)]);
     for (int q = 0; q < v; ++q) t.sb[static_cast<size_t>(j * v + q)] = static_cast<uint8_t>(c[static_cast<size_t>(2 * k + v + q)]);
   }
   return pack_tiles(f, tiles);
@@ -311,14 +324,24 @@ std::vector<uint64_t> mma_case_results(std::span<const uint32_t> d, size_t n,
 std::vector<uint64_t> mma_output_case(const Family& f, const MmaBatch& b, size_t t, int m, int n) {
   const ShapeInfo si = shape_info(f.shape);
   PlainTile p;
-  p.a = decode_operands(
+  if (wide_operands(f)) {
+    const auto aw = std::span(b.a).subspan(t * 32 * si.a_regs, 32 * si.a_regs);
+    const auto bw = std::span(b.b).subspan(t * 32 * si.b_regs, 32 * si.b_regs);
+    p.a.assign(aw.begin(), aw.end());
+    p.b.assign(bw.begin(), bw.end());
+    p.c = unpack_c(std::span(b.c).subspan(t * 128, 128));
+    return output_case(f, p, m, n);
+  }
+  const auto a8 = decode_operands(
       operand_coding(f.shape, f.header.get("a-fmt")),
       unpack_a(f.shape,
                std::span(b.a).subspan(t * 32 * si.a_regs, 32 * si.a_regs)));
-  p.b = decode_operands(
+  const auto b8 = decode_operands(
       operand_coding(f.shape, f.header.get("b-fmt")),
       unpack_b(f.shape,
                std::span(b.b).subspan(t * 32 * si.b_regs, 32 * si.b_regs)));
+  p.a.assign(a8.begin(), a8.end());
+  p.b.assign(b8.begin(), b8.end());
   p.c = unpack_c(std::span(b.c).subspan(t * 128, 128));
   if (f.scale_vec) {
     p.sa = unpack_scale_a(std::span(b.sfa).subspan(t * 32, 32), f.scale_vec);
@@ -435,14 +458,14 @@ vec::Report replay_sweep(Backend& b, const Family& f, uint64_t count, const Repl
       const uint64_t base = 1000000000ull + (s + (t0 + ti) * step) * 24;
       for (int row = 0; row < 16; ++row) {
         const auto c = op->make_case(static_cast<size_t>(base + static_cast<uint64_t>(row)));
-        for (int q = 0; q < k; ++q) t.a[static_cast<size_t>(row * k + q)] = static_cast<uint8_t>(c[static_cast<size_t>(q)]);
+        for (int q = 0; q < k; ++q) t.a[static_cast<size_t>(row * k + q)] = static_cast<uint32_t>(c[static_cast<size_t>(q)]);
         for (int q = 0; q < v; ++q) t.sa[static_cast<size_t>(row * v + q)] = static_cast<uint8_t>(c[static_cast<size_t>(2 * k + q)]);
         for (int col = 0; col < 8; ++col)
           t.c[static_cast<size_t>(row * 8 + col)] = static_cast<uint32_t>((row + col) % 8 == 0 ? 0 : c.back() ^ (static_cast<uint64_t>(col) << 3));
       }
       for (int col = 0; col < 8; ++col) {
         const auto c = op->make_case(static_cast<size_t>(base + 16 + static_cast<uint64_t>(col)));
-        for (int q = 0; q < k; ++q) t.b[static_cast<size_t>(col * k + q)] = static_cast<uint8_t>(c[static_cast<size_t>(k + q)]);
+        for (int q = 0; q < k; ++q) t.b[static_cast<size_t>(col * k + q)] = static_cast<uint32_t>(c[static_cast<size_t>(k + q)]);
         for (int q = 0; q < v; ++q) t.sb[static_cast<size_t>(col * v + q)] = static_cast<uint8_t>(c[static_cast<size_t>(2 * k + v + q)]);
       }
     });
@@ -464,6 +487,10 @@ vec::Report replay_file(Backend& b, const Family& f, std::istream& is, const std
   std::unique_ptr<vec::Op> op;
   try {
     op = vec::make_op(h);
+  } catch (const vec::HeaderValueError& e) {
+    const auto at = h.lines.find(e.key());  // the key's own header line
+    if (at != h.lines.end()) throw vec::InputError(name, at->second, e.what());
+    rd.fail(e.what());
   } catch (const std::invalid_argument& e) {
     rd.fail(e.what());
   }

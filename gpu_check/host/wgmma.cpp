@@ -62,6 +62,69 @@ uint8_t get_byte(std::span<const uint32_t> w, uint32_t off) {
 
 }  // namespace
 
+namespace {
+
+void fill_c(WgmmaImages& im, std::span<const uint32_t> bc, size_t t, bool f16acc) {
+  const auto c = unpack_c(bc.subspan(t * 128, 128));
+  for (int th = 0; th < 128; ++th)
+    for (int i = 0; i < 4; ++i) {
+      const RowCol rc = wgmma_d_elem(kWgmmaN, th, i);
+      const uint32_t v = c[static_cast<size_t>((rc.row % 16) * 8 + rc.col)];
+      const size_t base = (t * 128 + static_cast<size_t>(th)) * static_cast<size_t>(im.c_regs);
+      if (f16acc)
+        im.c[base + static_cast<size_t>(i / 2)] |= (v & 0xFFFFu) << (16 * (i % 2));
+      else
+        im.c[base + static_cast<size_t>(i)] = v;
+    }
+}
+
+// Word offset of tf32 element (row, k) in a K-major no-swizzle image.
+uint32_t tf32_word(int row, int k) {
+  return kmajor_interleave_offset(row, 4 * k, kWgmmaLbo, kWgmmaSbo) / 4;
+}
+
+}  // namespace
+
+WgmmaImages wgmma_images_tf32(const MmaBatch& bt) {
+  constexpr int k8 = kWgmmaKTf32;
+  WgmmaImages im;
+  im.tiles = bt.tiles;
+  im.c_regs = 4;
+  if (bt.a.size() != bt.tiles * 16 * k8 || bt.b.size() != bt.tiles * 8 * k8 ||
+      bt.c.size() != bt.tiles * 128)
+    throw std::invalid_argument("wgmma_images_tf32: batch sizes are not 16x8x8 tiles");
+  im.a.assign(bt.tiles * (kWgmmaABytes / 4), 0);
+  im.b.assign(bt.tiles * (kWgmmaBBytes / 4), 0);
+  im.c.assign(bt.tiles * 128 * 4, 0);
+  for (size_t t = 0; t < bt.tiles; ++t) {
+    const size_t abase = t * (kWgmmaABytes / 4), bbase = t * (kWgmmaBBytes / 4);
+    for (int r = 0; r < kWgmmaM; ++r)
+      for (int k = 0; k < k8; ++k)
+        im.a[abase + tf32_word(r, k)] = bt.a[t * 16 * k8 + static_cast<size_t>((r % 16) * k8 + k)];
+    for (int n = 0; n < kWgmmaN; ++n)
+      for (int k = 0; k < k8; ++k)
+        im.b[bbase + tf32_word(n, k)] = bt.b[t * 8 * k8 + static_cast<size_t>(n * k8 + k)];
+    fill_c(im, bt.c, t, false);
+  }
+  return im;
+}
+
+std::vector<uint32_t> wgmma_image_a_tile_tf32(std::span<const uint32_t> a_words) {
+  std::vector<uint32_t> a(static_cast<size_t>(kWgmmaM * kWgmmaKTf32));
+  for (int r = 0; r < kWgmmaM; ++r)
+    for (int k = 0; k < kWgmmaKTf32; ++k)
+      a[static_cast<size_t>(r * kWgmmaKTf32 + k)] = a_words[tf32_word(r, k)];
+  return a;
+}
+
+std::vector<uint32_t> wgmma_image_b_tile_tf32(std::span<const uint32_t> b_words) {
+  std::vector<uint32_t> b(static_cast<size_t>(kWgmmaN * kWgmmaKTf32));
+  for (int n = 0; n < kWgmmaN; ++n)
+    for (int k = 0; k < kWgmmaKTf32; ++k)
+      b[static_cast<size_t>(n * kWgmmaKTf32 + k)] = b_words[tf32_word(n, k)];
+  return b;
+}
+
 WgmmaImages wgmma_images(const MmaBatch& bt, bool f16acc) {
   const FragShape s = FragShape::kM16N8K32x8;
   const ShapeInfo si = shape_info(s);
@@ -74,7 +137,6 @@ WgmmaImages wgmma_images(const MmaBatch& bt, bool f16acc) {
   for (size_t t = 0; t < bt.tiles; ++t) {
     const auto a = unpack_a(s, std::span(bt.a).subspan(t * 32 * si.a_regs, 32 * si.a_regs));
     const auto b = unpack_b(s, std::span(bt.b).subspan(t * 32 * si.b_regs, 32 * si.b_regs));
-    const auto c = unpack_c(std::span(bt.c).subspan(t * 128, 128));
     const size_t abase = t * (kWgmmaABytes / 4), bbase = t * (kWgmmaBBytes / 4);
     for (int r = 0; r < kWgmmaM; ++r)
       for (int k = 0; k < kWgmmaK; ++k)
@@ -84,16 +146,7 @@ WgmmaImages wgmma_images(const MmaBatch& bt, bool f16acc) {
       for (int k = 0; k < kWgmmaK; ++k)
         put_byte(im.b, bbase, kmajor_interleave_offset(n, k, kWgmmaLbo, kWgmmaSbo),
                  b[static_cast<size_t>(n * kWgmmaK + k)]);
-    for (int th = 0; th < 128; ++th)
-      for (int i = 0; i < 4; ++i) {
-        const RowCol rc = wgmma_d_elem(kWgmmaN, th, i);
-        const uint32_t v = c[static_cast<size_t>((rc.row % 16) * 8 + rc.col)];
-        const size_t base = (t * 128 + static_cast<size_t>(th)) * static_cast<size_t>(im.c_regs);
-        if (f16acc)
-          im.c[base + static_cast<size_t>(i / 2)] |= (v & 0xFFFFu) << (16 * (i % 2));
-        else
-          im.c[base + static_cast<size_t>(i)] = v;
-      }
+    fill_c(im, bt.c, t, f16acc);
   }
   return im;
 }

@@ -20,6 +20,21 @@
 //    swizzle (0 none, 1 128B, 2 64B, 3 32B), each address field encoded as
 //    (x & 0x3FFFF) >> 4.
 //  - FP8 operands of wgmma must be K-major (no transpose for .e4m3/.e5m2).
+//
+// TF32 (wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32, also K-major
+// only): one m64n8k8 per 16x8x8 replay tile (FragShape::kM16N8K8x32).
+// A 64 x 8 tf32 row is 32 bytes, the same bytes as an FP8 row of 32, so
+// the same image sizes, LBO and SBO serve: element (row, k) at byte
+// kmajor_interleave_offset(row, 4 * k, LBO, SBO), 4 bytes little-endian.
+// Source: CUTLASS v4.7.0-6 (7107b05) include/cute/atom/
+// mma_traits_sm90_gmma.hpp:81 (Layout_K_INTER_Atom_Bits: 8 rows x 128
+// bits, i.e. 4 tf32 per 16-byte core-matrix row, upcast per type at :98)
+// and :186 (K-major INTERLEAVE canonical layout ((8,m),(T,2)):((1T,SBO),
+// (1,LBO)), T = 128 bits / element bits = 4); the instruction text and the
+// same D layout as FP8 (CLayout_64x8) at include/cute/arch/
+// mma_sm90_gmma.hpp:3421-3447 (SM90 MMA_64x8x8_F32TF32TF32_SS_TN: "p, %7,
+// %8" = scale-d, imm-scale-a, imm-scale-b, no transpose operands) and
+// mma_traits_sm90_gmma.hpp:1894-1909.
 #pragma once
 
 #include <cstdint>
@@ -92,5 +107,13 @@ std::vector<uint32_t> wgmma_fold_d(std::span<const uint32_t> d, size_t tiles, bo
 // The inverse of wgmma_images for A/B/C (tests; the fake device).
 std::vector<uint8_t> wgmma_image_a_tile(std::span<const uint32_t> a_words);  // 64 x 32
 std::vector<uint8_t> wgmma_image_b_tile(std::span<const uint32_t> b_words);  // 8 x 32 ([n][k])
+
+// TF32 (m64n8k8): the batch's A / B are plain tiles (tiles * 128 words,
+// row-major [16][8]; tiles * 64 words, [n][8]); C/D f32 as above. The
+// images have the sizes of the FP8 ones (512 and 64 words per tile).
+inline constexpr int kWgmmaKTf32 = 8;
+WgmmaImages wgmma_images_tf32(const MmaBatch& b);
+std::vector<uint32_t> wgmma_image_a_tile_tf32(std::span<const uint32_t> a_words);  // 64 x 8
+std::vector<uint32_t> wgmma_image_b_tile_tf32(std::span<const uint32_t> b_words);  // 8 x 8 ([n][k])
 
 }  // namespace mxc::gpu

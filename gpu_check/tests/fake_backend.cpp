@@ -90,8 +90,18 @@ void FakeBackend::mma(const Family& f, const MmaBatch& b, std::vector<uint32_t>&
   const auto op = vec::make_op(family_header(f, 1, 1));
   MmaBatch swapped;
   const MmaBatch* src = &b;
+  // mma.sync with an f16 accumulator: C travels to the "device" as the
+  // .f16x2 registers the CUDA backend sends (host/fragments.h), and D comes
+  // back through the same registers, so the conversion is on the path the
+  // runner tests take.
+  const bool f16x2 = f.engine == MmaEngine::kSync && f.f16_acc;
+  if (f16x2) {
+    swapped = b;
+    swapped.c = mma_d_from_f16x2(mma_c_to_f16x2(b.c, b.tiles), b.tiles);
+    src = &swapped;
+  }
   if (fault == Fault::kScaleSwap && f.scale_vec) {
-    swapped = b;  // the scale registers exchanged, as a wrong operand order would
+    if (!f16x2) swapped = b;  // the scale registers exchanged, as a wrong operand order would
     std::swap(swapped.sfa, swapped.sfb);
     src = &swapped;
   }
@@ -110,7 +120,7 @@ void FakeBackend::mma(const Family& f, const MmaBatch& b, std::vector<uint32_t>&
         tile[static_cast<size_t>(m * 8 + n)] = z;
       }
     }
-    const auto packed = pack_c(tile);
+    const auto packed = f16x2 ? mma_d_from_f16x2(pack_c_f16x2(tile), 1) : pack_c(tile);
     std::copy(packed.begin(), packed.end(), d.begin() + static_cast<long>(t * 128));
   }
 }

@@ -1,5 +1,6 @@
 // Replay through the fake backend: clean runs are bit-exact, and every
 // injected fault is caught and classified.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <sstream>
 
@@ -123,6 +124,23 @@ TEST_CASE("replay of a vector file written by mxc gen") {
   b.cc = 89;
   r = replay_file(b, mf, bad, "mma.vec", quick());
   CHECK(r.mismatches == 1);
+  // An integer key with trailing text is refused at its own line.
+  std::string junk = mma_file.str();
+  const auto k = junk.find("# k=32\n");
+  REQUIRE(k != std::string::npos);
+  const long k_line =
+      1 + static_cast<long>(std::count(
+              junk.begin(), junk.begin() + static_cast<long>(k), '\n'));
+  junk.replace(k, 7, "# k=32x\n");
+  std::stringstream junk_file(junk);
+  try {
+    replay_file(b, mf, junk_file, "mma.vec", quick());
+    FAIL("k=32x accepted");
+  } catch (const mxc::vec::InputError& e) {
+    CHECK(std::string(e.what()).find(
+              "mma.vec:" + std::to_string(k_line) +
+              ": header: k='32x' must be an integer in 1..8192") == 0);
+  }
 }
 
 TEST_CASE("random sweeps through the fake backend") {

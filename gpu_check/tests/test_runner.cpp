@@ -118,7 +118,7 @@ TEST_CASE("wgmma and tcgen05 families: skipped with reasons elsewhere, run where
     const auto [rc, s] = reasons(b, "wg120", text);
     INFO(text);
     CHECK(rc == 0);  // a device is there: skipping is not a failure
-    CHECK(s.size() == 32u);  // 8 wgmma + 24 tcgen05 families
+    CHECK(s.size() == 33u);  // 8 FP8 + 1 TF32 wgmma + 24 tcgen05 families
     for (const auto& e : s) {
       const std::string f = e["family"], why = e["reason"];
       if (f.rfind("wgmma", 0) == 0)
@@ -135,7 +135,7 @@ TEST_CASE("wgmma and tcgen05 families: skipped with reasons elsewhere, run where
     const auto [rc, s] = reasons(b, "wg90plain", text);
     INFO(text);
     CHECK(rc == 0);  // a device is there: skipping is not a failure
-    CHECK(s.size() == 32u);  // 8 wgmma + 24 tcgen05 families
+    CHECK(s.size() == 33u);  // 8 FP8 + 1 TF32 wgmma + 24 tcgen05 families
   }
   {
     FakeBackend b;

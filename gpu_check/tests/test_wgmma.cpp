@@ -207,7 +207,7 @@ TEST_CASE("wgmma images computed as the hardware would agree with the replay's c
 TEST_CASE("wgmma families: sm_90a only, models and feature bit") {
   int n = 0;
   for (const Family& f : families()) {
-    if (f.engine != MmaEngine::kWgmma) continue;
+    if (f.engine != MmaEngine::kWgmma || f.shape != FragShape::kM16N8K32x8) continue;  // FP8
     ++n;
     INFO(f.name);
     CHECK(f.ccs == std::vector<int>{90});
