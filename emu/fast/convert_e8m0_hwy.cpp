@@ -112,7 +112,10 @@ HWY_INLINE VI LanesE8(const Plan& p, VI x) {
 }
 
 template <E8 M, bool kInfFix, bool kNanFix>
-size_t KernelE8(const Plan& p, const uint32_t* in, uint8_t* out, size_t n) {
+size_t KernelE8(const Plan& plan, const uint32_t* in, uint8_t* out, size_t n) {
+  // A local copy: the byte stores may alias the caller's Plan (see
+  // convert_hwy.cpp's Kernel).
+  const Plan p = plan;
   const DI di;
   const size_t N = hn::Lanes(di);
   const auto* src = reinterpret_cast<const int32_t*>(in);

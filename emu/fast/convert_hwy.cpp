@@ -131,10 +131,14 @@ HWY_INLINE VI LanesFp(const Plan& p, VI x) {
   } else {
     y = hn::Floor(y);
   }
-  // Integral now; out of int32 range only for Inf/NaN, which every target's
-  // conversion maps to a value whose magnitude plus the offset is, as an
-  // unsigned, above the overflow result or which the NaN blend replaces.
-  const VI n = hn::Abs(hn::ConvertTo(di, y));
+  // Integral now, |y| <= 2^(m+1) <= 16 for finite inputs: |y| + 2^23 is
+  // exact and its bits less those of 2^23 are |y| (cheaper than ConvertTo,
+  // whose x86 version fixes up out-of-range lanes). Inf gives 0x34800000
+  // and NaN at least that: above every overflow result after the unsigned
+  // min below, and the Inf/NaN blends replace them.
+  const VI n = hn::Sub(
+      hn::BitCast(di, hn::Add(hn::Abs(y), hn::Set(df, 8388608.0f))),
+      hn::Set(di, 0x4B000000));
   const VI off = hn::ShiftRightSame(hn::Sub(eq, emin_bits), 23 - p.m);
   VI res = hn::BitCast(
       di, hn::Min(hn::BitCast(du, hn::Add(n, off)),
@@ -176,17 +180,20 @@ HWY_INLINE size_t Loop(const uint32_t* in, uint8_t* out, size_t n, F lanes) {
 
 using KernelFn = size_t (*)(const Plan&, const uint32_t*, uint8_t*, size_t);
 
+// The lambdas capture a copy of the plan: the byte stores may alias the
+// caller's Plan, which would make the compiler reload and re-broadcast
+// every constant per vector; a local copy stays in registers.
 template <Round M, bool E8, bool kSigned, bool kRelu, bool kInfDiff>
 size_t Kernel(const Plan& p, const uint32_t* in, uint8_t* out, size_t n) {
-  return Loop(in, out, n, [&p](VI x) HWY_ATTR {
-    return Lanes<M, E8, kSigned, kRelu, kInfDiff>(p, x);
+  return Loop(in, out, n, [q = p](VI x) HWY_ATTR {
+    return Lanes<M, E8, kSigned, kRelu, kInfDiff>(q, x);
   });
 }
 
 template <Round M, bool kSigned, bool kRelu, bool kInfDiff>
 size_t KernelFp(const Plan& p, const uint32_t* in, uint8_t* out, size_t n) {
-  return Loop(in, out, n, [&p](VI x) HWY_ATTR {
-    return LanesFp<M, kSigned, kRelu, kInfDiff>(p, x);
+  return Loop(in, out, n, [q = p](VI x) HWY_ATTR {
+    return LanesFp<M, kSigned, kRelu, kInfDiff>(q, x);
   });
 }
 

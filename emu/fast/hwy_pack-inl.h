@@ -20,15 +20,28 @@ namespace mxc::fast::HWY_NAMESPACE {
 // Four vectors r0..r3 to one vector of bytes: r0's lanes first. Each value
 // is below 256, so keeping the low byte (ConcatEven of the 16-bit halves,
 // then of the bytes; little-endian lanes) is exact.
+// On AVX2 ConcatEven costs four instructions per pair (two masks, a pack,
+// a permute); two saturating packs and one dword permute do the whole
+// step (the hand-written AVX2 kernels' sequence before issue 16).
 template <class DI, class V = hwy::HWY_NAMESPACE::Vec<DI>>
 HWY_INLINE hwy::HWY_NAMESPACE::Vec<hwy::HWY_NAMESPACE::Repartition<uint8_t, DI>>
 PackBytes4(DI, V r0, V r1, V r2, V r3) {
   namespace hn = hwy::HWY_NAMESPACE;
+#if HWY_TARGET == HWY_AVX2
+  // packs/packus interleave 128-bit halves: dword d of the packed vector
+  // holds vector d % 4's lanes 4 (d / 4) .. 4 (d / 4) + 3 in {0, 4, 1, 5,
+  // 2, 6, 3, 7} order; values below 256 pass both packs unchanged.
+  const __m256i b = _mm256_packus_epi16(_mm256_packs_epi32(r0.raw, r1.raw),
+                                        _mm256_packs_epi32(r2.raw, r3.raw));
+  return hn::Vec256<uint8_t>{_mm256_permutevar8x32_epi32(
+      b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7))};
+#else
   const hn::Repartition<uint16_t, DI> d16;
   const hn::Repartition<uint8_t, DI> d8;
   const auto h01 = hn::ConcatEven(d16, hn::BitCast(d16, r1), hn::BitCast(d16, r0));
   const auto h23 = hn::ConcatEven(d16, hn::BitCast(d16, r3), hn::BitCast(d16, r2));
   return hn::ConcatEven(d8, hn::BitCast(d8, h23), hn::BitCast(d8, h01));
+#endif
 }
 
 template <class DI, class V = hwy::HWY_NAMESPACE::Vec<DI>>
