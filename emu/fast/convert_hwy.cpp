@@ -6,8 +6,9 @@
 //  - Lanes: the integer formulation itself (every covered plan);
 //  - LanesFp (RNE/RZ/RU/RD, not E8M0, specials folding): the FP unit.
 //    x * 2^(m - max(e, emin)) is exact and lands in [0, 2^(m+1)]; rounding
-//    it to an integer in the IEEE mode (Round / Trunc / Ceil / Floor: on
-//    the signed value, so RU/RD act on the right side) gives the quotient;
+//    it to an integer in the IEEE mode (Round / Trunc / Ceil / Floor: RU/RD
+//    on the signed value, so they act on the right side; RNE/RZ, being
+//    symmetric, on the magnitude) gives the quotient;
 //    the encoding is that integer plus the exponent offset. Specials fold
 //    into one unsigned min when the overflow result is max or max+1
 //    (detail::fp_specials_fold), Inf/NaN lanes give huge integers there.
@@ -120,7 +121,12 @@ HWY_INLINE VI LanesFp(const Plan& p, VI x) {
   const VI emin_bits = hn::Set(di, (p.c_off) << 23);
   const VI eq = hn::Max(hn::And(x, exp_inf), emin_bits);
   const VI scale = hn::Sub(hn::Set(di, (254 + p.m) << 23), eq);
-  const auto v = hn::BitCast(df, kSigned ? x : abs);
+  // RNE and RZ are symmetric: round the magnitude, so y >= 0 and the
+  // integer needs no Abs. RU/RD round the signed value (their direction
+  // depends on the sign).
+  constexpr bool kOnSigned =
+      kSigned && (kMode == Round::kRU || kMode == Round::kRD);
+  const auto v = hn::BitCast(df, kOnSigned ? x : abs);
   auto y = hn::Mul(v, hn::BitCast(df, scale));  // exact
   if constexpr (kMode == Round::kRNE) {
     y = hn::Round(y);
@@ -131,14 +137,24 @@ HWY_INLINE VI LanesFp(const Plan& p, VI x) {
   } else {
     y = hn::Floor(y);
   }
-  // Integral now, |y| <= 2^(m+1) <= 16 for finite inputs: |y| + 2^23 is
-  // exact and its bits less those of 2^23 are |y| (cheaper than ConvertTo,
-  // whose x86 version fixes up out-of-range lanes). Inf gives 0x34800000
-  // and NaN at least that: above every overflow result after the unsigned
-  // min below, and the Inf/NaN blends replace them.
+  // Integral now, |y| <= 2^(m+1) <= 16 for finite inputs.
+#if HWY_TARGET == HWY_AVX2
+  // cvtps_epi32 is exact on these integral values; Inf/NaN (either sign)
+  // give 0x80000000: above every overflow result after the unsigned min
+  // below, and the Inf/NaN blends replace them. (Highway's ConvertTo adds
+  // a fix-up for out-of-range lanes that is not needed here.)
+  VI n{_mm256_cvtps_epi32(y.raw)};
+  if constexpr (kOnSigned) n = hn::Abs(n);
+#else
+  // |y| + 2^23 is exact and its bits less those of 2^23 are |y| (cheaper
+  // than ConvertTo, whose x86 version fixes up out-of-range lanes). Inf
+  // gives 0x34800000 and NaN at least that: above every overflow result
+  // after the unsigned min below, and the Inf/NaN blends replace them.
   const VI n = hn::Sub(
-      hn::BitCast(di, hn::Add(hn::Abs(y), hn::Set(df, 8388608.0f))),
+      hn::BitCast(di, hn::Add(kOnSigned ? hn::Abs(y) : y,
+                              hn::Set(df, 8388608.0f))),
       hn::Set(di, 0x4B000000));
+#endif
   const VI off = hn::ShiftRightSame(hn::Sub(eq, emin_bits), 23 - p.m);
   VI res = hn::BitCast(
       di, hn::Min(hn::BitCast(du, hn::Add(n, off)),
