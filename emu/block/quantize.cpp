@@ -648,6 +648,23 @@ std::vector<uint32_t> nvfp4_decode(const Nvfp4Block& b, Finish finish) {
   return out;
 }
 
+// The block scale byte as the libraries that multiply it into a combined
+// factor read it (a signed E4M3 byte).
+uint32_t e4m3_scale(const Nvfp4Block& b) {
+  return static_cast<uint32_t>(convert(Fmt::kE4M3, Fmt::kF32, b.scale));
+}
+
+// q * factor for each code: the rules that fold the block scale and the
+// tensor value into one factor first (ModelOpt, compressed-tensors).
+std::vector<uint32_t> nvfp4_decode_times(const Nvfp4Block& b,
+                                         uint32_t factor) {
+  std::vector<uint32_t> out;
+  for (uint8_t c : b.codes)
+    out.push_back(f32_mul(
+        static_cast<uint32_t>(convert(Fmt::kE2M1, Fmt::kF32, c)), factor));
+  return out;
+}
+
 }  // namespace
 
 std::vector<uint32_t> nvfp4_dequantize_block(const Nvfp4Block& b,
@@ -664,28 +681,12 @@ std::vector<uint32_t> nvfp4_dequantize_block(const Nvfp4Profile& p,
           b, [&](uint32_t qs) { return f32_mul(qs, tensor_value); });
     case Nvfp4Rule::kTorchaoSingle:
       return nvfp4_decode(b, [](uint32_t qs) { return qs; });
-    case Nvfp4Rule::kCompressedTensors: {
+    case Nvfp4Rule::kCompressedTensors:
       // _dequantize (forward_helpers.py:548-569): q * fl(s / g) (read only).
-      const uint32_t sg = f32_div(
-          static_cast<uint32_t>(convert(Fmt::kE4M3, Fmt::kF32, b.scale)),
-          tensor_value);
-      std::vector<uint32_t> out;
-      for (uint8_t c : b.codes)
-        out.push_back(f32_mul(
-            static_cast<uint32_t>(convert(Fmt::kE2M1, Fmt::kF32, c)), sg));
-      return out;
-    }
-    case Nvfp4Rule::kModelopt: {
+      return nvfp4_decode_times(b, f32_div(e4m3_scale(b), tensor_value));
+    case Nvfp4Rule::kModelopt:
       // NVFP4QTensor.dequantize@0.47.0: q * fl(s * t) (read only).
-      const uint32_t st = f32_mul(
-          static_cast<uint32_t>(convert(Fmt::kE4M3, Fmt::kF32, b.scale)),
-          tensor_value);
-      std::vector<uint32_t> out;
-      for (uint8_t c : b.codes)
-        out.push_back(f32_mul(
-            static_cast<uint32_t>(convert(Fmt::kE2M1, Fmt::kF32, c)), st));
-      return out;
-    }
+      return nvfp4_decode_times(b, f32_mul(e4m3_scale(b), tensor_value));
     case Nvfp4Rule::kTe4over6:  // tensor value: the amax; q * s / S_enc
       return nvfp4_dequantize_block(b, te_4over6_s_enc(p, tensor_value));
     default:
