@@ -67,23 +67,40 @@ size_t reps() {
 
 }  // namespace
 
-// Runs the fused kernels on one ISA (Isa::kScalar: the portable path
-// instead); restores the default when a test ends.
+// What a test runs: the fused kernels on one ISA, or (fused == kScalar) the
+// portable path, its staging loop and run_plan on `portable`; every ISA
+// this build and CPU run, for both.
+struct QuantPath {
+  fast::Isa fused, portable;
+};
+static std::vector<QuantPath> quant_paths() {
+  std::vector<QuantPath> v;
+  for (fast::Isa i : test::isas()) {
+    if (i != fast::Isa::kScalar) v.push_back({i, fast::best_convert_isa()});
+    v.push_back({fast::Isa::kScalar, i});
+  }
+  return v;
+}
+
+// Switches to one path; restores the default when a test ends.
 struct FusedSwitch {
-  explicit FusedSwitch(fast::Isa isa)
-      : label(isa == fast::Isa::kScalar
-                  ? std::string("portable path (fused kernels off)")
-                  : fmt::format("fused kernels on {} ({})", fast::isa_name(isa),
-                                fast::isa_target_name(isa))) {
-    fast::set_fused_isa(isa);
+  explicit FusedSwitch(QuantPath path)
+      : label(path.fused == fast::Isa::kScalar
+                  ? fmt::format("portable path (fused kernels off) on {}",
+                                fast::isa_name(path.portable))
+                  : fmt::format("fused kernels on {} ({})",
+                                fast::isa_name(path.fused),
+                                fast::isa_target_name(path.fused))) {
+    fast::set_fused_isa(path.fused);
+    fast::set_portable_isa(path.portable);
   }
   ~FusedSwitch() { fast::reset_fused_isa(); }
   std::string label;  // what ran, for messages
 };
 
 TEST_CASE("fast MX quantization: blocks equal the reference", "[fast][block]") {
-  // Every ISA this build and CPU run (kScalar: the portable path).
-  const FusedSwitch sw(GENERATE(from_range(test::isas())));
+  // Every path on every ISA this build and CPU run (quant_paths).
+  const FusedSwitch sw(GENERATE(from_range(quant_paths())));
   INFO(sw.label);
   SplitMix64 g(0x9A17);
   for (const MxProfile& p : mx_profiles()) {
@@ -154,8 +171,8 @@ TEST_CASE("fast MX quantization: blocks equal the reference", "[fast][block]") {
 
 TEST_CASE("fast MX quantization: matrices rowwise and columnwise",
           "[fast][block]") {
-  // Every ISA this build and CPU run (kScalar: the portable path).
-  const FusedSwitch sw(GENERATE(from_range(test::isas())));
+  // Every path on every ISA this build and CPU run (quant_paths).
+  const FusedSwitch sw(GENERATE(from_range(quant_paths())));
   INFO(sw.label);
   SplitMix64 g(0x9A18);
   for (const MxProfile& p : mx_profiles()) {

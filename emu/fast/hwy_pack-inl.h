@@ -38,9 +38,50 @@ PackBytes4(DI, V r0, V r1, V r2, V r3) {
 #else
   const hn::Repartition<uint16_t, DI> d16;
   const hn::Repartition<uint8_t, DI> d8;
-  const auto h01 = hn::ConcatEven(d16, hn::BitCast(d16, r1), hn::BitCast(d16, r0));
-  const auto h23 = hn::ConcatEven(d16, hn::BitCast(d16, r3), hn::BitCast(d16, r2));
+  const auto h01 =
+      hn::ConcatEven(d16, hn::BitCast(d16, r1), hn::BitCast(d16, r0));
+  const auto h23 =
+      hn::ConcatEven(d16, hn::BitCast(d16, r3), hn::BitCast(d16, r2));
   return hn::ConcatEven(d8, hn::BitCast(d8, h23), hn::BitCast(d8, h01));
+#endif
+}
+
+// For kernels that choose which input each lane holds (the sweep, whose
+// inputs are consecutive integers): PackBytes4Blocked packs without the
+// cross-block step of PackBytes4, and PackSource(du, q) gives, per lane of
+// vector q (0..3), the input among 4 Lanes(du) consecutive ones it must
+// hold for the packed bytes to come out in input order. On x86 the packs
+// work per 128-bit block, so lane j of vector q takes input
+// 16 (j / 4) + 4 q + j % 4 (the order of the hand-written AVX2/AVX-512
+// sweep kernels before issue 16); elsewhere ConcatEven keeps lane order,
+// and lane j takes q Lanes(du) + j.
+template <class DU>
+HWY_INLINE hwy::HWY_NAMESPACE::Vec<DU> PackSource(DU du, uint32_t q) {
+  namespace hn = hwy::HWY_NAMESPACE;
+  const auto j = hn::Iota(du, 0);
+#if HWY_ARCH_X86 && (HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3)
+  return hn::Add(hn::Add(hn::ShiftLeft<2>(hn::And(j, hn::Set(du, ~3u))),
+                         hn::And(j, hn::Set(du, 3u))),
+                 hn::Set(du, 4 * q));
+#else
+  return hn::Add(j, hn::Set(du, q * static_cast<uint32_t>(hn::Lanes(du))));
+#endif
+}
+
+template <class DI, class V = hwy::HWY_NAMESPACE::Vec<DI>>
+HWY_INLINE hwy::HWY_NAMESPACE::Vec<hwy::HWY_NAMESPACE::Repartition<uint8_t, DI>>
+PackBytes4Blocked(DI di, V r0, V r1, V r2, V r3) {
+  namespace hn = hwy::HWY_NAMESPACE;
+#if HWY_ARCH_X86 && HWY_TARGET == HWY_AVX2
+  return hn::Vec256<uint8_t>{
+      _mm256_packus_epi16(_mm256_packus_epi32(r0.raw, r1.raw),
+                          _mm256_packus_epi32(r2.raw, r3.raw))};
+#elif HWY_ARCH_X86 && HWY_TARGET == HWY_AVX3
+  return hn::Vec512<uint8_t>{
+      _mm512_packus_epi16(_mm512_packus_epi32(r0.raw, r1.raw),
+                          _mm512_packus_epi32(r2.raw, r3.raw))};
+#else
+  return PackBytes4(di, r0, r1, r2, r3);
 #endif
 }
 

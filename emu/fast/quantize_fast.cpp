@@ -12,6 +12,7 @@
 #include "emu/convert.h"
 #include "emu/fast/convert_fast.h"
 #include "emu/fast/quantize_fused.h"
+#include "emu/fast/quantize_stage.h"
 #include "emu/round_pack.h"
 
 namespace mxc::fast {
@@ -139,8 +140,13 @@ const ScaleTab& scale_tab(const MxProfile& p, Fmt elem) {
   return *cache.back();
 }
 
-// The test switch of set_fused_isa: -1 is the best ISA allowed.
+// The test switches of set_fused_isa and set_portable_isa: -1 is the
+// default.
 std::atomic<int>& fused_isa_flag() {
+  static std::atomic<int> flag{-1};
+  return flag;
+}
+std::atomic<int>& portable_isa_flag() {
   static std::atomic<int> flag{-1};
   return flag;
 }
@@ -158,111 +164,25 @@ detail::MxKern kern(const MxProfile& p, Fmt elem) {
 }
 
 struct Ctx {
-  const MxProfile* p;
-  Fmt elem;
-  const ScaleTab* t;
-  uint32_t s_lo, s_hi;  // scale bytes whose multiplier is 2^(127 - byte)
+  detail::MxStage st;
+  const Plan* plan;
+  const MxProfile& p() const { return *st.k.p; }
 };
 
 Ctx make_ctx(const MxProfile& p, Fmt elem) {
-  Ctx c{&p, elem, &scale_tab(p, elem), 0, 254};
-  if (p.apply == ApplyRule::kF32MulTeRcp) {
-    c.s_lo = 1;  // byte 0 -> 1.0, 254 -> +0.0
-    c.s_hi = 253;
-  }
-  return c;
-}
-
-// The scale byte for a finite amax (magnitude bits < 0x7F800000).
-inline uint8_t scale_of(const Ctx& c, uint32_t amax) {
-  const ScaleTab& t = *c.t;
-  if (amax == 0) return t.zero_byte;
-  const uint32_t E = amax >> 23;
-  if (t.slow[E]) return mx_scale_byte(*c.p, c.elem, amax);
-  return (amax & 0x7FFFFF) >= t.thr[E] ? t.hi[E] : t.lo[E];
-}
-
-inline bool block_ok(const Ctx& c, uint8_t s) {
-  return s >= c.s_lo && s <= c.s_hi;
-}
-
-// x * 2^d as f32 bits when that is an exponent-field add (a normal input
-// and result) or x is a zero; `bad` collects the other elements.
-[[gnu::always_inline]] inline uint32_t scaled(uint32_t v, int32_t d,
-                                              uint32_t& bad) {
-  const int32_t E = static_cast<int32_t>((v >> 23) & 0xFF);
-  const bool ok = static_cast<uint32_t>(E - 1) < 254u &&
-                  static_cast<uint32_t>(E + d - 1) < 254u;
-  const bool zero = (v & 0x7FFFFFFFu) == 0;
-  bad |= (ok || zero) ? 0u : 1u;
-  return ok ? v + (static_cast<uint32_t>(d) << 23) : v;
+  const auto [s_lo, s_hi] = exact_bytes(p);
+  return Ctx{
+      {kern(p, elem), static_cast<uint32_t>(s_lo), static_cast<uint32_t>(s_hi)},
+      &scale_tab(p, elem).plan};
 }
 
 inline bool elem_fast(uint32_t v, int32_t d) {
   uint32_t bad = 0;
-  (void)scaled(v, d, bad);
+  (void)detail::stage_scaled(v, d, bad);
   return bad == 0;
 }
 
 constexpr size_t kChunk = 2048;  // elements staged per run_plan call
-
-// Rowwise, one row segment of whole blocks (n <= kChunk): scales to
-// `scales`, scaled f32 to y, a per-block flag (1: some element needs the
-// reference, 2: the whole block does).
-[[gnu::always_inline]] inline void row_stage(const Ctx& c, const uint32_t* x,
-                                             size_t n, size_t B,
-                                             uint8_t* scales, uint32_t* y,
-                                             uint8_t* flags) {
-  for (size_t b = 0; b * B < n; ++b) {
-    const uint32_t* xb = x + b * B;
-    uint32_t* yb = y + b * B;
-    uint32_t mx = 0;
-    for (size_t i = 0; i < B; ++i) mx = std::max(mx, xb[i] & 0x7FFFFFFFu);
-    uint8_t s;
-    if (mx >= 0x7F800000u) {
-      const std::span<const uint32_t> blk(xb, B);
-      s = mx_scale_byte(*c.p, c.elem, block_amax(*c.p, blk));
-    } else {
-      s = scale_of(c, mx);
-    }
-    scales[b] = s;
-    if (!block_ok(c, s)) {
-      flags[b] = 2;
-      for (size_t i = 0; i < B; ++i) yb[i] = 0;
-      continue;
-    }
-    const int32_t d = 127 - int32_t{s};
-    uint32_t bad = 0;
-    for (size_t i = 0; i < B; ++i) yb[i] = scaled(xb[i], d, bad);
-    flags[b] = bad != 0 ? 1 : 0;
-  }
-}
-
-// The staging loop, compiled once for the baseline ISA (the portable path:
-// the fused kernels take every shipped profile on every SIMD ISA).
-void stage(const Ctx& c, const uint32_t* x, size_t n, size_t B, uint8_t* scales,
-           uint32_t* y, uint8_t* flags) {
-  if (B == 32) {  // the MX block: a constant trip count unrolls fully
-    row_stage(c, x, n, 32, scales, y, flags);
-  } else {
-    row_stage(c, x, n, B, scales, y, flags);
-  }
-}
-
-// Columnwise helpers: the amax of B rows of w columns, and one row scaled.
-inline void col_amax(const uint32_t* xb, size_t n, size_t B, size_t w,
-                     uint32_t* amax) {
-  for (size_t j = 0; j < w; ++j) amax[j] = 0;
-  for (size_t i = 0; i < B; ++i) {
-    const uint32_t* xr = xb + i * n;
-    for (size_t j = 0; j < w; ++j)
-      amax[j] = std::max(amax[j], xr[j] & 0x7FFFFFFFu);
-  }
-}
-inline void col_scale_row(const uint32_t* xr, size_t w, const int32_t* d,
-                          uint32_t* y, uint32_t* bad) {
-  for (size_t j = 0; j < w; ++j) y[j] = scaled(xr[j], d[j], bad[j]);
-}
 
 void patch(const Ctx& c, uint8_t flag, uint8_t s, const uint32_t* x,
            size_t stride, size_t n, uint8_t* codes, size_t cstride) {
@@ -270,26 +190,27 @@ void patch(const Ctx& c, uint8_t flag, uint8_t s, const uint32_t* x,
   for (size_t i = 0; i < n; ++i) {
     const uint32_t v = x[i * stride];
     if (flag == 2 || !elem_fast(v, d))
-      codes[i * cstride] = mx_encode_element(*c.p, c.elem, s, v);
+      codes[i * cstride] = mx_encode_element(c.p(), c.st.k.elem, s, v);
   }
 }
 
 void rows_impl(const Ctx& c, int rows, int cols, const uint32_t* x,
                uint8_t* scales, uint8_t* codes) {
-  const size_t B = static_cast<size_t>(c.p->block);
+  const size_t B = static_cast<size_t>(c.p().block);
   const size_t n = static_cast<size_t>(cols);
   const size_t chunk = std::max(B, kChunk / B * B);
   std::vector<uint32_t> y(std::min(chunk, n));
   std::vector<uint8_t> flags(y.size() / B + 1);
-  const Isa isa = best_convert_isa();
+  const Isa isa = portable_isa();
   for (size_t r = 0; r < static_cast<size_t>(rows); ++r) {
     const uint32_t* xr = x + r * n;
     uint8_t* sr = scales + r * (n / B);
     uint8_t* cr = codes + r * n;
     for (size_t c0 = 0; c0 < n; c0 += chunk) {
       const size_t len = std::min(chunk, n - c0);
-      stage(c, xr + c0, len, B, sr + c0 / B, y.data(), flags.data());
-      run_plan(c.t->plan, isa, y.data(), cr + c0, len);
+      detail::mx_row_stage(isa, c.st, xr + c0, len, B, sr + c0 / B, y.data(),
+                           flags.data());
+      run_plan(*c.plan, isa, y.data(), cr + c0, len);
       for (size_t b = 0; b * B < len; ++b) {
         if (flags[b] != 0)
           patch(c, flags[b], sr[c0 / B + b], xr + c0 + b * B, 1, B,
@@ -339,7 +260,19 @@ bool mx_covers(const MxProfile& p, Fmt elem) {
 }
 
 void set_fused_isa(Isa isa) { fused_isa_flag().store(static_cast<int>(isa)); }
-void reset_fused_isa() { fused_isa_flag().store(-1); }
+void reset_fused_isa() {
+  fused_isa_flag().store(-1);
+  portable_isa_flag().store(-1);
+}
+void set_portable_isa(Isa isa) {
+  portable_isa_flag().store(static_cast<int>(isa));
+}
+Isa portable_isa() {
+  const int f = portable_isa_flag().load();
+  if (f < 0) return best_convert_isa();
+  const Isa isa = static_cast<Isa>(f);
+  return isa_supported(isa) ? isa : Isa::kScalar;
+}
 Isa fused_isa() {
   const int f = fused_isa_flag().load();
   const Isa isa = f < 0 ? best_isa() : static_cast<Isa>(f);
@@ -399,9 +332,9 @@ bool mx_quantize_block(const MxProfile& p, Fmt elem, const uint32_t* x,
   const Ctx c = make_ctx(p, elem);
   uint32_t y[kChunk];
   uint8_t flag = 0;
-  const Isa isa = best_convert_isa();
-  stage(c, x, n, n, &scale, y, &flag);
-  run_plan(c.t->plan, isa, y, codes, n);
+  const Isa isa = portable_isa();
+  detail::mx_row_stage(isa, c.st, x, n, n, &scale, y, &flag);
+  run_plan(*c.plan, isa, y, codes, n);
   if (flag != 0) patch(c, flag, scale, x, 1, n, codes, 1);
   return true;
 }
@@ -435,29 +368,29 @@ bool mx_quantize_colwise(const MxProfile& p, Fmt elem, int rows, int cols,
   std::vector<uint32_t> amax(W), y(W), col(B), bad(W);
   std::vector<uint8_t> s(W), ok(W);
   std::vector<int32_t> d(W);
-  const Isa isa = best_convert_isa();
+  const Isa isa = portable_isa();
   for (size_t r0 = 0; r0 < static_cast<size_t>(rows); r0 += B) {
     for (size_t c0 = 0; c0 < n; c0 += W) {
       const size_t w = std::min(W, n - c0);
       const uint32_t* xb = x + r0 * n + c0;
-      col_amax(xb, n, B, w, amax.data());
+      detail::mx_col_amax(isa, xb, n, B, w, amax.data());
       uint8_t* sb = scales + (r0 / B) * n + c0;
       for (size_t j = 0; j < w; ++j) {
         if (amax[j] >= 0x7F800000u) {
           for (size_t i = 0; i < B; ++i) col[i] = xb[i * n + j];
           s[j] = mx_scale_byte(p, elem, block_amax(p, col));
         } else {
-          s[j] = scale_of(c, amax[j]);
+          s[j] = detail::mx_scale_of(c.st.k, amax[j]);
         }
         sb[j] = s[j];
-        ok[j] = block_ok(c, s[j]) ? 1 : 0;
+        ok[j] = detail::stage_block_ok(c.st, s[j]) ? 1 : 0;
         d[j] = 127 - int32_t{s[j]};
         bad[j] = ok[j] ? 0 : 1;
       }
       for (size_t i = 0; i < B; ++i) {
         const uint32_t* xr = xb + i * n;
-        col_scale_row(xr, w, d.data(), y.data(), bad.data());
-        run_plan(c.t->plan, isa, y.data(), codes + (r0 + i) * n + c0, w);
+        detail::mx_col_scale_row(isa, xr, w, d.data(), y.data(), bad.data());
+        run_plan(*c.plan, isa, y.data(), codes + (r0 + i) * n + c0, w);
       }
       for (size_t j = 0; j < w; ++j) {
         if (bad[j] != 0)

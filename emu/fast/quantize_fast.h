@@ -32,9 +32,14 @@ bool mx_covers(const MxProfile& p, Fmt elem);
 // Tests and benchmarks: the ISA every fast quantization function (MX and
 // NVFP4) runs its fused kernels on; Isa::kScalar skips them (the portable
 // path); an ISA not isa_supported() also means the portable path.
-// reset_fused_isa(): the best ISA allowed (the default).
+// reset_fused_isa(): the best ISA allowed (the default), for both switches.
 void set_fused_isa(Isa isa);
 void reset_fused_isa();
+// Tests and benchmarks: the ISA the MX portable path stages its blocks
+// (emu/fast/quantize_stage.h) and converts them (run_plan) on; an ISA not
+// isa_supported() means the scalar path. Default: best_convert_isa().
+void set_portable_isa(Isa isa);
+Isa portable_isa();
 // The ISA the fused kernels run on now: the switch's or the best one
 // allowed (emu/fast/isa.h), provided its vectors divide the 16-element
 // granule; kScalar: they do not run (the portable path does).

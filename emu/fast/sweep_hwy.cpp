@@ -3,7 +3,8 @@
 // u = sig + addend advances by one add, the rounded quotient is u >> sh
 // (RNE as round half up, odd as floor | 1, both patched afterwards at the
 // one input in 2^sh where they differ: a tie, an exact quotient); four
-// vectors pack to bytes in input order (every quotient is below 256), then
+// vectors pack to bytes in input order (every quotient is below 256; the
+// lanes hold the inputs in the packs' order, PackSource), then
 // one byte add of the run's base code and a sum of bytes (SumsOf8) for the
 // checksum. The rest of the run (less than four vectors) and the patches
 // go through binade_round. Checked bit for bit against the reference by
@@ -41,17 +42,19 @@ size_t Blocks(const detail::BinadeRun& r, uint32_t addend, uint8_t* out,
   const auto step = hn::Set(du, static_cast<uint32_t>(4 * N));
   const auto base = hn::Set(d8, r.base);
   const auto one = hn::Set(d8, uint8_t{1});
-  // Vector q holds inputs q N .. q N + N - 1 of each step.
-  auto u0 = hn::Add(hn::Set(du, r.sig0 + addend), hn::Iota(du, 0));
-  auto u1 = hn::Add(u0, hn::Set(du, static_cast<uint32_t>(N)));
-  auto u2 = hn::Add(u1, hn::Set(du, static_cast<uint32_t>(N)));
-  auto u3 = hn::Add(u2, hn::Set(du, static_cast<uint32_t>(N)));
+  // Vector q holds the inputs PackSource(du, q) of each step, so that the
+  // packed bytes come out in input order without a permute.
+  const auto s0 = hn::Set(du, r.sig0 + addend);
+  auto u0 = hn::Add(s0, PackSource(du, 0));
+  auto u1 = hn::Add(s0, PackSource(du, 1));
+  auto u2 = hn::Add(s0, PackSource(du, 2));
+  auto u3 = hn::Add(s0, PackSource(du, 3));
   auto acc = hn::Zero(d64);
   size_t i = 0;
   for (; i + 4 * N <= n; i += 4 * N) {
-    auto b = PackBytes4(du, hn::ShiftRightSame(u0, sh),
-                        hn::ShiftRightSame(u1, sh), hn::ShiftRightSame(u2, sh),
-                        hn::ShiftRightSame(u3, sh));
+    auto b = PackBytes4Blocked(
+        du, hn::ShiftRightSame(u0, sh), hn::ShiftRightSame(u1, sh),
+        hn::ShiftRightSame(u2, sh), hn::ShiftRightSame(u3, sh));
     u0 = hn::Add(u0, step);
     u1 = hn::Add(u1, step);
     u2 = hn::Add(u2, step);
@@ -67,8 +70,9 @@ size_t Blocks(const detail::BinadeRun& r, uint32_t addend, uint8_t* out,
 
 size_t BinadeBlocks(const detail::BinadeRun& r, uint32_t addend, uint8_t* out,
                     size_t n, uint64_t* sum) {
-  return r.kind == detail::BinadeRun::kOdd ? Blocks<true>(r, addend, out, n, sum)
-                                           : Blocks<false>(r, addend, out, n, sum);
+  return r.kind == detail::BinadeRun::kOdd
+             ? Blocks<true>(r, addend, out, n, sum)
+             : Blocks<false>(r, addend, out, n, sum);
 }
 #endif  // HWY_TARGET
 
