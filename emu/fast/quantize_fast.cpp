@@ -50,10 +50,14 @@ struct ScaleTab {
   }
 };
 
-// Every apply rule multiplies by exactly 2^(127 - byte) for these bytes
-// (TE's exp2f_rcp maps byte 0 to 1.0 and 254 to +0.0).
+// Every apply rule mx_covers takes multiplies by exactly 2^(127 - byte) for
+// these bytes (TE's exp2f_rcp maps byte 0 to 1.0 and 254 to +0.0; torchao
+// 0.18's division by max(byte << 23, 2^-126) divides by 2^-126 at byte 0:
+// a quotient rounded once equals the product by the exact reciprocal).
+// Blocks with other bytes go to the reference.
 std::pair<int, int> exact_bytes(const MxProfile& p) {
   if (p.apply == ApplyRule::kF32MulTeRcp) return {1, 253};
+  if (p.apply == ApplyRule::kF32DivMinNormal) return {1, 254};
   return {0, 254};
 }
 
@@ -241,15 +245,16 @@ bool mx_covers(const MxProfile& p, Fmt elem) {
     case ApplyRule::kF32MulPow2:
     case ApplyRule::kF32MulTeRcp:
     case ApplyRule::kF32MulRcp:
+    case ApplyRule::kF32DivMinNormal:  // torchao 0.18 FLOOR/CEIL/EVEN
       break;
-    case ApplyRule::kF32DivMinNormal:     // torchao 0.18
     case ApplyRule::kF32MulPow2Byte0One:  // torchao 0.18 RCEIL
     case ApplyRule::kF32DivPow2CtFp4:     // compressed-tensors 0.20
     case ApplyRule::kF32FloorHalfUp:      // microxcaling
       return false;
   }
-  if (p.scale == ScaleRule::kRceilLog2 || p.scale == ScaleRule::kFloorLog2 ||
-      p.inf_by_exponent) {
+  // inf_by_exponent (torchao 0.18) changes the scale of an Inf amax only,
+  // and a block with an Inf or NaN takes the reference's scale byte.
+  if (p.scale == ScaleRule::kRceilLog2 || p.scale == ScaleRule::kFloorLog2) {
     return false;
   }
   RoundSpec r;
