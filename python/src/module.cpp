@@ -38,6 +38,7 @@
 #include "emu/convert.h"
 #include "emu/fast/convert_fast.h"
 #include "emu/fast/nvfp4_fast.h"
+#include "emu/fast/quantize_fast.h"
 #include "emu/mma/gemm.h"
 #include "emu/mma/models.h"
 
@@ -423,13 +424,21 @@ std::tuple<OutArray<uint8_t>, OutArray<uint8_t>> quantize_mx(
                                                            size_t u1) {
         const int nr = static_cast<int>((u1 - u0) * unit_rows);
         const auto slab = xs.subspan(u0 * unit_rows * C, size_t(nr) * C);
+        uint8_t* codes = m.codes.data() + u0 * unit_rows * C;
+        uint8_t* scales = m.scales.data() + u0 * unit_scales;
+        // The fast path writes into the result (the shape is checked
+        // above); a profile it does not cover takes the library call.
+        if (along ? mxc::fast::mx_quantize_rowwise(p, e, nr, cols,
+                                                   slab.data(), scales, codes)
+                  : mxc::fast::mx_quantize_colwise(p, e, nr, cols,
+                                                   slab.data(), scales, codes)) {
+          return;
+        }
         const mxc::MxMatrix part =
             along ? mxc::mx_quantize_rowwise(p, e, nr, cols, slab)
                   : mxc::mx_quantize_colwise(p, e, nr, cols, slab);
-        std::copy(part.codes.begin(), part.codes.end(),
-                  m.codes.begin() + long(u0 * unit_rows * C));
-        std::copy(part.scales.begin(), part.scales.end(),
-                  m.scales.begin() + long(u0 * unit_scales));
+        std::copy(part.codes.begin(), part.codes.end(), codes);
+        std::copy(part.scales.begin(), part.scales.end(), scales);
       });
     }
   }
