@@ -1,8 +1,10 @@
 #!/bin/bash
 # The one prepared command for a machine with a GPU (docs/gpu-check.md).
-# Builds mxc-gpu for the GPU present only (or uses a prebuilt binary), then
-# replays, one timed phase each, every family the device can run (level 1
-# plus a random sweep of SWEEP cases per family):
+# Uses the device kit it is part of (gpu_check/make-device-kit: no build,
+# nothing needed but the NVIDIA driver), or a prebuilt binary, or builds
+# mxc-gpu for the GPU present only; then replays, one timed phase each,
+# every family the device can run (level 1 plus a random sweep of SWEEP
+# cases per family):
 #   convert    cvt e4m3/e5m2 (and FP6/FP4/UE8M0/.rs where present), __nv_cvt_*
 #   mma.sync   mma.sync m16n8k32 FP8 -> f32 and -> f16, sm_120 kinds, m16n8k64
 #   wgmma      wgmma FP8 -> f32 / f16, TF32 -> f32 (sm_90a)
@@ -15,10 +17,15 @@
 # build included (TOTAL_LIMIT); a phase that would start after the budget is
 # reported "not run", never silently dropped.
 #
-#   gpu_check/run-device-check.sh [--dry-run] [--bin PATH] [REPORT_DIR]
+#   gpu_check/run-device-check.sh [--dry-run] [--kit DIR | --bin PATH] [REPORT_DIR]
+#   KIT/run-device-check.sh [--dry-run] [REPORT_DIR]      (inside a kit)
 #     REPORT_DIR   default: $OUT, else gpu-report
-#     --dry-run    print the plan (build, phases, commands, limits); run nothing
+#     --dry-run    print the plan (build, phases, commands, limits, the
+#                  expected seconds of each phase on one H200); run nothing
+#     --kit DIR    use the device kit in DIR (its mxc-gpu and zero-rules/);
+#                  the default when this script lies in a kit
 #     --bin PATH   use this prebuilt mxc-gpu (no compiler needed; = MXC_GPU_BIN)
+#     --build      build from the source tree (the default outside a kit)
 #
 # Environment:
 #   MXC_GPU_BIN=PATH   use this prebuilt mxc-gpu
@@ -27,6 +34,10 @@
 #   SWEEP=N            random cases per family (default 10^6)
 #   TOTAL_LIMIT=S      budget for build + all phases (default 480 s)
 #   PHASE_LIMIT=S      cap on one phase (default 300 s)
+#   MXC_CUBLASLT=FILE  the cuBLASLt to load (default: libcublasLt.so.13 from
+#                      the loader's path, the nvidia-cublas Python package or
+#                      /usr/local/cuda; none: the cuBLASLt phase is skipped
+#                      and says why, every other phase runs)
 # Exit: 0 pass, 1 mismatches, 2 build/usage error, 3 CUDA error, 77 no
 # device, 124 a phase hit its time limit or the budget ran out (worst wins:
 # 2 > 3 > 124 > 1 > 0).
@@ -35,9 +46,16 @@ usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 dry=0
 bin=${MXC_GPU_BIN:-}
 out=
+kit=
+build=0
+here=$(cd "$(dirname "$0")" && pwd) || exit 2
 while [ $# -gt 0 ]; do
   case $1 in
     --dry-run) dry=1 ;;
+    --kit) [ $# -ge 2 ] || { echo "run-device-check: --kit needs a folder" >&2; exit 2; }
+           kit=$2; shift ;;
+    --kit=*) kit=${1#--kit=} ;;
+    --build) build=1 ;;
     --bin) [ $# -ge 2 ] || { echo "run-device-check: --bin needs a path" >&2; exit 2; }
            bin=$2; shift ;;
     --bin=*) bin=${1#--bin=} ;;
@@ -48,7 +66,22 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-cd "$(dirname "$0")/.." || exit 2
+# Inside a kit (KIT beside this script) the kit is the default.
+if [ -z "$kit" ] && [ -z "$bin" ] && [ "$build" = 0 ] && [ -f "$here/KIT" ]; then kit=$here; fi
+if [ -n "$kit" ]; then
+  [ -z "$bin" ] || { echo "run-device-check: --kit and --bin exclude each other" >&2; exit 2; }
+  { [ -f "$kit/KIT" ] && [ -x "$kit/mxc-gpu" ]; } ||
+    { echo "run-device-check: $kit is not a device kit (no KIT or mxc-gpu; gpu_check/make-device-kit makes one)" >&2; exit 2; }
+  kit=$(cd "$kit" && pwd)
+  bin=$kit/mxc-gpu
+  zero_dir=$kit/zero-rules
+elif [ -f "$here/KIT" ]; then
+  [ -n "$bin" ] || { echo "run-device-check: --build inside a kit: there is no source tree here" >&2; exit 2; }
+  zero_dir=$here/zero-rules
+else
+  cd "$here/.." || exit 2
+  zero_dir=gpu_check/zero-rules
+fi
 out=${out:-${OUT:-gpu-report}}
 sweep=${SWEEP:-1000000}
 total_limit=${TOTAL_LIMIT:-480}
@@ -72,7 +105,7 @@ native_target() {
   esac
 }
 all_targets="89;90a;100a;103a;110a;120a;121a"
-zero_files=(gpu_check/zero-rules/*.txt)
+zero_files=("$zero_dir"/*.txt)
 
 # phase NAME, then mxc-gpu run arguments (besides --report/--timeout).
 phases=(convert mma.sync wgmma zero-rules cublaslt tcgen05)
@@ -90,7 +123,9 @@ phase_args() {
   esac
 }
 
-if [ -n "$bin" ]; then
+if [ -n "$kit" ]; then
+  build_plan="device kit $kit (no build): sm_$(sed -n 's/^targets: //p' "$kit/KIT" | sed 's/;/, sm_/g'), $(sed -n 's/^commit: //p' "$kit/KIT")"
+elif [ -n "$bin" ]; then
   build_plan="prebuilt $bin"
 else
   targets=${MXC_GPU_TARGETS:-native}
@@ -107,17 +142,59 @@ else
   build_plan="cmake -S . -B $bdir -DCMAKE_BUILD_TYPE=Release -DMXC_GPU_CHECK=ON -DMXC_BUILD_TESTS=OFF -DMXC_GPU_TARGETS='$targets' && cmake --build $bdir -j$(nproc) --target mxc-gpu"
 fi
 
+# Expected seconds of each phase on one H200 (sm_90a: tcgen05 has no
+# family there) at the default SWEEP, and of a build for one target. These
+# are estimates, not measurements (no GPU run has happened yet): the host
+# side dominates (the emulator's expected values for SWEEP cases per
+# family on 16 cores), plus the cuBLASLt GEMMs with their model on the
+# CPU. The first real run's verdict table replaces them (docs/gpu-check.md).
+expect_s() {
+  case $1 in
+    build) echo 240 ;; convert) echo 30 ;; mma.sync) echo 45 ;; wgmma) echo 60 ;;
+    zero-rules) echo 10 ;; cublaslt) echo 90 ;; tcgen05) echo 5 ;; *) echo 0 ;;
+  esac
+}
+
 if [ "$dry" = 1 ]; then
   echo "device check plan (dry run: nothing is built or run)"
   echo "  report dir : $out"
   echo "  budget     : ${total_limit} s in all (build included), ${phase_limit} s per phase at most"
   echo "  build      : $build_plan${target_note:-}"
+  sum=0
+  if [ -z "$bin" ]; then
+    sum=$(expect_s build)
+    echo "  expected   : build ~$(expect_s build) s (one target, 16 cores; estimate)"
+  fi
   for p in "${phases[@]}"; do
-    printf '  phase %-10s: mxc-gpu run %s --timeout 120 --report %s/%s\n' \
-      "$p" "$(phase_args "$p")" "$out" "$p"
+    printf '  phase %-10s: mxc-gpu run %s --timeout 120 --report %s/%s  (~%s s on one H200, estimate)\n' \
+      "$p" "$(phase_args "$p")" "$out" "$p" "$(expect_s "$p")"
+    sum=$(( sum + $(expect_s "$p") ))
   done
   echo "  then       : one verdict table ($out/verdict.txt)"
+  if [ "$sum" -le "$total_limit" ]; then
+    echo "  expected   : ~${sum} s in all, within the ${total_limit} s budget (estimates, SWEEP=$sweep)"
+  else
+    echo "  expected   : ~${sum} s in all, OVER the ${total_limit} s budget: later phases would be marked not run"
+  fi
   exit 0
+fi
+
+# cuBLASLt from the nvidia-cublas Python package, where there is one (the
+# loader also tries the system's and /usr/local/cuda's: device/cublaslt_loader.h).
+py_lt_dirs=$(python3 -c '
+import glob, os
+try:
+    import nvidia
+    for p in nvidia.__path__:
+        for d in sorted(glob.glob(os.path.join(p, "*", "lib"))):
+            if glob.glob(os.path.join(d, "libcublasLt.so.*")):
+                print(d)
+except Exception:
+    pass
+' 2>/dev/null)
+if [ -n "$py_lt_dirs" ]; then
+  MXC_CUBLASLT_DIRS=${MXC_CUBLASLT_DIRS:+$MXC_CUBLASLT_DIRS:}$(echo "$py_lt_dirs" | paste -sd:)
+  export MXC_CUBLASLT_DIRS
 fi
 
 mkdir -p "$out" || exit 2
@@ -129,7 +206,9 @@ mkdir -p "$out" || exit 2
 } > "$out/environment.txt" 2>&1
 
 t_build0=$(date +%s)
-if [ -n "$bin" ]; then
+if [ -n "$kit" ]; then
+  build_note=$build_plan
+elif [ -n "$bin" ]; then
   [ -x "$bin" ] || { echo "device check: prebuilt mxc-gpu '$bin' is not executable"; exit 2; }
   build_note="prebuilt $bin"
 else
@@ -210,7 +289,15 @@ phase_counts() {
   [ -n "$t" ] || { echo "- - - -"; return; }
   echo "$t" | sed -E 's/^mxc-gpu: ([0-9]+) families replayed, ([0-9]+) skipped, ([0-9]+) cases, ([0-9]+) mismatches.*/\1 \2 \3 \4/'
 }
+# The cuBLASLt the runner loaded, from the phase's own log ("not loaded"
+# when none could be: the phase then replays nothing).
+cublaslt_text() {
+  sed -n 's/^mxc-gpu: driver .*, cuBLASLt //p' "$out/cublaslt/run.log" 2>/dev/null | head -1
+}
 phase_word() {
+  if [ "${2:-}" = cublaslt ] && [ "$1" = 0 ] && cublaslt_text | grep -q '^not loaded'; then
+    echo "SKIPPED (no cuBLASLt)"; return
+  fi
   case $1 in
     0) echo PASS ;; 1) echo MISMATCHES ;; 2) echo "USAGE/INPUT ERROR" ;;
     3) echo "CUDA ERROR" ;; 77) echo "NO DEVICE" ;; 124|137) echo "TIMED OUT" ;;
@@ -246,13 +333,19 @@ esac
   printf '%-11s %-18s %8s %8s %12s %10s %7s\n' build ready - - - - "$t_build"
   for p in "${phases[@]}"; do
     read -r nf ns nc nm <<< "$(phase_counts "$p")"
-    printf '%-11s %-18s %8s %8s %12s %10s %7s\n' "$p" "$(phase_word "${phase_rc[$p]}")" \
+    printf '%-11s %-18s %8s %8s %12s %10s %7s\n' "$p" "$(phase_word "${phase_rc[$p]}" "$p")" \
       "$nf" "$ns" "$nc" "$nm" "${phase_s[$p]}"
   done
+  lt=$(cublaslt_text)
+  if [ "${phase_rc[cublaslt]}" = 77 ]; then echo "cuBLASLt: not probed (no device)"
+  elif [ -z "$lt" ]; then echo "cuBLASLt: the phase did not say (see $out/cublaslt/run.log)"
+  elif [ "${lt#not loaded}" != "$lt" ]; then
+    echo "cuBLASLt: NOT LOADED, cuBLASLt phase skipped, every other phase ran (places tried: $out/cublaslt/run.log)"
+  else echo "cuBLASLt: $lt"; fi
   echo "families that ran (cases, mismatches):"
   for p in "${phases[@]}"; do
     grep -hE '^  [^ ].* cases .* mismatches  (PASS|FAIL)$' "$out/$p/run.log" 2>/dev/null |
-      sed 's|gpu_check/zero-rules/||'
+      sed 's|[^ ]*zero-rules/||'
   done
   echo "zero rules (separator cases, docs/models.md \"Zero rules\"):"
   zero_rules

@@ -9,19 +9,24 @@
 
 #include <cstring>
 
+#include "gpu_check/device/cublaslt_loader.h"
 #include "gpu_check/device/cuda_backend.h"
 #include "gpu_check/host/replay.h"
 
 namespace mxc::gpu {
 namespace {
 
+// Every call below goes through the library found at run time
+// (cublaslt_loader.h); callers check cublaslt_api().loaded first.
+const LtApi& api() { return cublaslt_api(); }
+
 struct Lt {
   cublasLtHandle_t h = nullptr;
   Lt() {
-    if (cublasLtCreate(&h) != CUBLAS_STATUS_SUCCESS) h = nullptr;
+    if (api().Create(&h) != CUBLAS_STATUS_SUCCESS) h = nullptr;
   }
   ~Lt() {
-    if (h) cublasLtDestroy(h);
+    if (h) api().Destroy(h);
   }
 };
 
@@ -63,7 +68,7 @@ const Format kFormats[] = {
 };
 
 std::string status_text(cublasStatus_t s) {
-  return fmt::format("{} ({})", cublasLtGetStatusName(s), static_cast<int>(s));
+  return fmt::format("{} ({})", api().GetStatusName(s), static_cast<int>(s));
 }
 
 // Everything one matmul needs besides data pointers.
@@ -71,9 +76,9 @@ struct Plan {
   cublasLtMatmulDesc_t op = nullptr;
   cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr, d = nullptr;
   ~Plan() {
-    if (op) cublasLtMatmulDescDestroy(op);
+    if (op) api().MatmulDescDestroy(op);
     for (auto* l : {a, b, c, d})
-      if (l) cublasLtMatrixLayoutDestroy(l);
+      if (l) api().MatrixLayoutDestroy(l);
   }
 };
 
@@ -81,46 +86,61 @@ cublasStatus_t make_plan(Plan& p, const Format& f, bool ta, bool tb,
                          cudaDataType_t out, int M, int N, int K,
                          const void* sa, const void* sb, bool fast_accum) {
   cublasStatus_t s =
-      cublasLtMatmulDescCreate(&p.op, CUBLAS_COMPUTE_32F, CUDA_R_32F);
+      api().MatmulDescCreate(&p.op, CUBLAS_COMPUTE_32F, CUDA_R_32F);
   if (s) return s;
   const cublasOperation_t oa = ta ? CUBLAS_OP_T : CUBLAS_OP_N,
                           ob = tb ? CUBLAS_OP_T : CUBLAS_OP_N;
-  cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSA, &oa,
+  api().MatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSA, &oa,
                                  sizeof(oa));
-  cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSB, &ob,
+  api().MatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSB, &ob,
                                  sizeof(ob));
   const int32_t am = f.a_mode, bm = f.b_mode;
-  if ((s = cublasLtMatmulDescSetAttribute(
+  if ((s = api().MatmulDescSetAttribute(
            p.op, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &am, sizeof(am))))
     return s;
-  if ((s = cublasLtMatmulDescSetAttribute(
+  if ((s = api().MatmulDescSetAttribute(
            p.op, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &bm, sizeof(bm))))
     return s;
-  cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER,
+  api().MatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER,
                                  &sa, sizeof(sa));
-  cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER,
+  api().MatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER,
                                  &sb, sizeof(sb));
   const int8_t fa = fast_accum ? 1 : 0;
-  cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fa,
+  api().MatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fa,
                                  sizeof(fa));
   // Stored shapes (column-major): op(A) = T stores A as K x M.
-  if ((s = cublasLtMatrixLayoutCreate(&p.a, f.ab, ta ? K : M, ta ? M : K,
+  if ((s = api().MatrixLayoutCreate(&p.a, f.ab, ta ? K : M, ta ? M : K,
                                       ta ? K : M)))
     return s;
-  if ((s = cublasLtMatrixLayoutCreate(&p.b, f.ab, tb ? N : K, tb ? K : N,
+  if ((s = api().MatrixLayoutCreate(&p.b, f.ab, tb ? N : K, tb ? K : N,
                                       tb ? N : K)))
     return s;
   const cudaDataType_t ct = out == CUDA_R_32F ? CUDA_R_32F : out;
-  if ((s = cublasLtMatrixLayoutCreate(&p.c, ct, M, N, M))) return s;
-  return cublasLtMatrixLayoutCreate(&p.d, out, M, N, M);
+  if ((s = api().MatrixLayoutCreate(&p.c, ct, M, N, M))) return s;
+  return api().MatrixLayoutCreate(&p.d, out, M, N, M);
 }
 
 }  // namespace
 
-size_t cublaslt_version() { return cublasLtGetVersion(); }
+std::string cublaslt_description() {
+  const LtApi& a = api();
+  if (!a.loaded) return "not loaded";
+  const size_t v = a.GetVersion();
+  return fmt::format("{}.{}.{} ({})", v / 10000, v % 10000 / 100, v % 100,
+                     a.path);
+}
+
+std::string cublaslt_unavailable() {
+  const LtApi& a = api();
+  return a.loaded ? std::string() : "cuBLASLt not loaded: " + a.why;
+}
 
 std::vector<SupportEntry> cublaslt_probe_matrix() {
   std::vector<SupportEntry> m;
+  if (!api().loaded) {
+    m.push_back({"*", "*", "*", false, cublaslt_unavailable()});
+    return m;
+  }
   Lt lt;
   if (!lt.h) {
     m.push_back({"*", "*", "*", false, "cublasLtCreate failed"});
@@ -128,9 +148,9 @@ std::vector<SupportEntry> cublaslt_probe_matrix() {
   }
   DevMem scales(1 << 20);
   cublasLtMatmulPreference_t pref = nullptr;
-  cublasLtMatmulPreferenceCreate(&pref);
+  api().PreferenceCreate(&pref);
   const size_t ws = size_t{64} << 20;
-  cublasLtMatmulPreferenceSetAttribute(
+  api().PreferenceSetAttribute(
       pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));
   const struct {
     const char* name;
@@ -150,7 +170,7 @@ std::vector<SupportEntry> cublaslt_probe_matrix() {
         } else {
           cublasLtMatmulHeuristicResult_t res[8];
           int n = 0;
-          s = cublasLtMatmulAlgoGetHeuristic(lt.h, p.op, p.a, p.b, p.c, p.d,
+          s = api().MatmulAlgoGetHeuristic(lt.h, p.op, p.a, p.b, p.c, p.d,
                                              pref, 8, res, &n);
           e.supported = s == CUBLAS_STATUS_SUCCESS && n > 0;
           e.detail = s ? "heuristic: " + status_text(s)
@@ -160,7 +180,7 @@ std::vector<SupportEntry> cublaslt_probe_matrix() {
       }
     }
   }
-  cublasLtMatmulPreferenceDestroy(pref);
+  api().PreferenceDestroy(pref);
   return m;
 }
 
@@ -177,13 +197,13 @@ std::string algo_text(const cublasLtMatmulAlgo_t& a) {
   int32_t id = -1, split = -1;
   uint32_t tile = 0, red = 0;
   size_t w = 0;
-  cublasLtMatmulAlgoConfigGetAttribute(&a, CUBLASLT_ALGO_CONFIG_ID, &id,
+  api().AlgoConfigGetAttribute(&a, CUBLASLT_ALGO_CONFIG_ID, &id,
                                        sizeof(id), &w);
-  cublasLtMatmulAlgoConfigGetAttribute(&a, CUBLASLT_ALGO_CONFIG_TILE_ID, &tile,
+  api().AlgoConfigGetAttribute(&a, CUBLASLT_ALGO_CONFIG_TILE_ID, &tile,
                                        sizeof(tile), &w);
-  cublasLtMatmulAlgoConfigGetAttribute(&a, CUBLASLT_ALGO_CONFIG_SPLITK_NUM,
+  api().AlgoConfigGetAttribute(&a, CUBLASLT_ALGO_CONFIG_SPLITK_NUM,
                                        &split, sizeof(split), &w);
-  cublasLtMatmulAlgoConfigGetAttribute(
+  api().AlgoConfigGetAttribute(
       &a, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME, &red, sizeof(red), &w);
   return fmt::format("algo {} tile {} split-K {} reduction {}", id, tile, split,
                      red);
@@ -197,6 +217,10 @@ bool cublaslt_run(const GemmCase& gc, std::vector<uint64_t>& dout,
   const Format* f = find_format(gc.format);
   if (!f) {
     why = "unknown cuBLASLt format " + gc.format;
+    return false;
+  }
+  if (!api().loaded) {
+    why = cublaslt_unavailable();
     return false;
   }
   Lt lt;
@@ -232,15 +256,15 @@ bool cublaslt_run(const GemmCase& gc, std::vector<uint64_t>& dout,
     return false;
   }
   cublasLtMatmulPreference_t pref = nullptr;
-  cublasLtMatmulPreferenceCreate(&pref);
+  api().PreferenceCreate(&pref);
   const size_t wsb = size_t{64} << 20;
-  cublasLtMatmulPreferenceSetAttribute(
+  api().PreferenceSetAttribute(
       pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsb, sizeof(wsb));
   cublasLtMatmulHeuristicResult_t res[16];
   int n = 0;
-  s = cublasLtMatmulAlgoGetHeuristic(lt.h, plan.op, plan.a, plan.b, plan.c,
+  s = api().MatmulAlgoGetHeuristic(lt.h, plan.op, plan.a, plan.b, plan.c,
                                      plan.d, pref, 16, res, &n);
-  cublasLtMatmulPreferenceDestroy(pref);
+  api().PreferenceDestroy(pref);
   if (s || n == 0) {
     why = s ? "heuristic: " + status_text(s)
             : "heuristic: no algorithm for this problem";
@@ -255,12 +279,12 @@ bool cublaslt_run(const GemmCase& gc, std::vector<uint64_t>& dout,
     if (gc.deterministic) {
       const int32_t split = 1;
       const uint32_t red = CUBLASLT_REDUCTION_SCHEME_NONE;
-      cublasLtMatmulAlgoConfigSetAttribute(
+      api().AlgoConfigSetAttribute(
           &algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &split, sizeof(split));
-      cublasLtMatmulAlgoConfigSetAttribute(
+      api().AlgoConfigSetAttribute(
           &algo, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME, &red, sizeof(red));
       cublasLtMatmulHeuristicResult_t chk{};
-      if (cublasLtMatmulAlgoCheck(lt.h, plan.op, plan.a, plan.b, plan.c, plan.d,
+      if (api().MatmulAlgoCheck(lt.h, plan.op, plan.a, plan.b, plan.c, plan.d,
                                   &algo, &chk) != CUBLAS_STATUS_SUCCESS)
         continue;
     }
@@ -271,7 +295,7 @@ bool cublaslt_run(const GemmCase& gc, std::vector<uint64_t>& dout,
     return false;
   }
   const float alpha = gc.alpha, beta = 0.0f;
-  s = cublasLtMatmul(lt.h, plan.op, &alpha, da.p, plan.a, db.p, plan.b, &beta,
+  s = api().Matmul(lt.h, plan.op, &alpha, da.p, plan.a, db.p, plan.b, &beta,
                      dd.p, plan.c, dd.p, plan.d, chosen, ws.p, wsb, nullptr);
   if (s) {
     why = "cublasLtMatmul: " + status_text(s);

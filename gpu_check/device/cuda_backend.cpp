@@ -111,9 +111,7 @@ class CudaBackend : public Backend {
     cudaRuntimeGetVersion(&rv);
     d.driver = version_text(dv);
     d.runtime = version_text(rv);
-    const size_t lt = cublaslt_version();
-    d.cublaslt =
-        fmt::format("{}.{}.{}", lt / 10000, lt % 10000 / 100, lt % 100);
+    d.cublaslt = cublaslt_description();
     Buf f(1);
     const int le = dev::launch_probe(f.get());
     if (le != 0) {
@@ -220,6 +218,16 @@ class CudaBackend : public Backend {
                      std::string& why) override {
     bind();
     return cublaslt_run(c, d, why);
+  }
+
+  bool libraries(std::string& text) override {
+    const std::string lt = cublaslt_description();
+    text = "cuBLASLt: " + lt + "\n";
+    if (const std::string why = cublaslt_unavailable(); !why.empty()) {
+      text += why + "\n";
+      return false;
+    }
+    return true;
   }
 
   void hang() override {

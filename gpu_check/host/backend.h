@@ -89,6 +89,13 @@ class Backend {
     why = "cuBLASLt not available in this backend";
     return false;
   }
+  // `mxc-gpu libs`: the run-time libraries this backend found or did not
+  // (the CUDA backend: cuBLASLt and every place it looked); true when every
+  // library the backend can use was found.
+  virtual bool libraries(std::string& text) {
+    text = "no run-time libraries (this backend links everything it uses)\n";
+    return true;
+  }
   // Launches a kernel that never finishes (watchdog self-test).
   virtual void hang() {}
   // Several devices (mxc-gpu run --devices): how many there are, and a

@@ -627,7 +627,16 @@ int main_cli(int argc, char** argv, Backend& b) {
   rc->add_flag("--selftest-hang", o.selftest_hang, "launch a kernel that never ends (watchdog test)")
       ->group("");
   CLI::App* lc = app.add_subcommand("list", "List the replay families and where they run");
+  CLI::App* libs = app.add_subcommand(
+      "libs",
+      "Show the run-time libraries found (cuBLASLt: which file, or every place tried). "
+      "Exit 0 all found, 1 one is missing (its phase is then skipped)");
   int code = 0;
+  libs->callback([&] {
+    std::string text;
+    code = b.libraries(text) ? 0 : 1;
+    std::cout << text;
+  });
   rc->callback([&] { code = run(b, o, std::cout, std::cerr); });
   lc->callback([&] {
     for (const Family& f : families()) {
