@@ -26,6 +26,10 @@
 #                  the default when this script lies in a kit
 #     --bin PATH   use this prebuilt mxc-gpu (no compiler needed; = MXC_GPU_BIN)
 #     --build      build from the source tree (the default outside a kit)
+#     --deps DIR   with a build: the Debian -dev packages in DIR (KIT/debs,
+#                  made by gpu_check/make-device-kit) are unpacked into the
+#                  build folder and found there: a machine without them
+#                  builds too (dpkg -x, or ar and tar where there is no dpkg)
 #
 # Environment:
 #   MXC_GPU_BIN=PATH   use this prebuilt mxc-gpu
@@ -48,6 +52,7 @@ bin=${MXC_GPU_BIN:-}
 out=
 kit=
 build=0
+deps=
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
 while [ $# -gt 0 ]; do
   case $1 in
@@ -56,6 +61,9 @@ while [ $# -gt 0 ]; do
            kit=$2; shift ;;
     --kit=*) kit=${1#--kit=} ;;
     --build) build=1 ;;
+    --deps) [ $# -ge 2 ] || { echo "run-device-check: --deps needs a folder of .deb files" >&2; exit 2; }
+            deps=$2; build=1; shift ;;
+    --deps=*) deps=${1#--deps=}; build=1 ;;
     --bin) [ $# -ge 2 ] || { echo "run-device-check: --bin needs a path" >&2; exit 2; }
            bin=$2; shift ;;
     --bin=*) bin=${1#--bin=} ;;
@@ -66,6 +74,11 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+if [ -n "$deps" ]; then
+  ls "$deps"/*.deb > /dev/null 2>&1 ||
+    { echo "run-device-check: --deps $deps: no .deb files there" >&2; exit 2; }
+  deps=$(cd "$deps" && pwd)
+fi
 # Inside a kit (KIT beside this script) the kit is the default.
 if [ -z "$kit" ] && [ -z "$bin" ] && [ "$build" = 0 ] && [ -f "$here/KIT" ]; then kit=$here; fi
 if [ -n "$kit" ]; then
@@ -76,7 +89,7 @@ if [ -n "$kit" ]; then
   bin=$kit/mxc-gpu
   zero_dir=$kit/zero-rules
 elif [ -f "$here/KIT" ]; then
-  [ -n "$bin" ] || { echo "run-device-check: --build inside a kit: there is no source tree here" >&2; exit 2; }
+  [ -n "$bin" ] || { echo "run-device-check: --build inside a kit: there is no source tree here; run the source tree's gpu_check/run-device-check.sh --build --deps $here/debs" >&2; exit 2; }
   zero_dir=$here/zero-rules
 else
   cd "$here/.." || exit 2
@@ -139,7 +152,12 @@ else
   fi
   [ "$targets" = all ] && targets=$all_targets
   bdir=build-gpu
-  build_plan="cmake -S . -B $bdir -DCMAKE_BUILD_TYPE=Release -DMXC_GPU_CHECK=ON -DMXC_BUILD_TESTS=OFF -DMXC_GPU_TARGETS='$targets' && cmake --build $bdir -j$(nproc) --target mxc-gpu"
+  prefix_arg=
+  if [ -n "$deps" ]; then
+    prefix_arg="-DCMAKE_PREFIX_PATH=$PWD/$bdir/deps/usr"
+    build_plan="unpack $(ls "$deps"/*.deb | wc -l) .debs from $deps into $bdir/deps; "
+  fi
+  build_plan="${build_plan:-}cmake -S . -B $bdir -DCMAKE_BUILD_TYPE=Release -DMXC_GPU_CHECK=ON -DMXC_BUILD_TESTS=OFF -DMXC_GPU_TARGETS='$targets' $prefix_arg && cmake --build $bdir -j$(nproc) --target mxc-gpu"
 fi
 
 # Expected seconds of each phase on one H200 (sm_90a: tcgen05 has no
@@ -213,8 +231,18 @@ elif [ -n "$bin" ]; then
   build_note="prebuilt $bin"
 else
   echo "building mxc-gpu for sm_${targets} in $bdir (log: $out/build.log)"
+  if [ -n "$deps" ]; then
+    rm -rf "$bdir/deps" && mkdir -p "$bdir/deps" || exit 2
+    for f in "$deps"/*.deb; do
+      if command -v dpkg > /dev/null; then dpkg -x "$f" "$bdir/deps"
+      else (cd "$bdir/deps" && ar p "$f" "$(ar t "$f" | grep '^data.tar')" | tar -x -J -f - 2>/dev/null ||
+              ar p "$f" "$(ar t "$f" | grep '^data.tar')" | tar -x --zstd -f -)
+      fi || { echo "device check: cannot unpack $f (exit 2)"; exit 2; }
+    done
+  fi
+  # shellcheck disable=SC2086  # prefix_arg is one word or none
   if ! { cmake -S . -B "$bdir" -DCMAKE_BUILD_TYPE=Release -DMXC_GPU_CHECK=ON \
-           -DMXC_BUILD_TESTS=OFF "-DMXC_GPU_TARGETS=$targets" &&
+           -DMXC_BUILD_TESTS=OFF "-DMXC_GPU_TARGETS=$targets" $prefix_arg &&
          cmake --build "$bdir" -j"$(nproc)" --target mxc-gpu; } > "$out/build.log" 2>&1; then
     tail -40 "$out/build.log"
     echo "device check: BUILD FAILED (exit 2)"
@@ -224,6 +252,16 @@ else
   build_note="built for sm_${targets}"
 fi
 t_build=$(( $(date +%s) - t_build0 ))
+kit_note=
+if [ -n "$kit" ]; then
+  nt=$(native_target)
+  kt=$(sed -n 's/^targets: //p' "$kit/KIT")
+  case ";$kt;" in
+    *";$nt;"*|";;") ;;
+    *) [ -n "$nt" ] && kit_note="the kit has no SASS for this GPU (sm_$nt; kit: $kt): families skip; build instead: gpu_check/run-device-check.sh --build --deps $kit/debs"
+       [ -n "$kit_note" ] && echo "device check: WARNING: $kit_note" ;;
+  esac
+fi
 echo "mxc-gpu ready ($build_note) after ${t_build} s"
 "$bin" list > "$out/families.txt" 2>&1 || true
 
@@ -329,6 +367,7 @@ esac
   echo "===================== device check verdict ====================="
   echo "device: $(nvidia-smi --query-gpu=name,compute_cap --format=csv,noheader 2>/dev/null | head -1 || true)"
   echo "mxc-gpu: $build_note"
+  [ -n "$kit_note" ] && echo "WARNING: $kit_note"
   printf '%-11s %-18s %8s %8s %12s %10s %7s\n' phase result families skipped cases mismatches seconds
   printf '%-11s %-18s %8s %8s %12s %10s %7s\n' build ready - - - - "$t_build"
   for p in "${phases[@]}"; do

@@ -65,6 +65,9 @@ if [ "$p" = zero-rules ]; then
  {"file": "gpu_check/zero-rules/sm90-wgmma-fp8-f32-zero-sign.txt", "mismatches": 0, "by_class": {}}]
 J
 fi
+if [ "$p" = cublaslt ] && [ -n "${STUB_LT:-}" ]; then
+  echo "mxc-gpu: driver 13.0, runtime 13.0, cuBLASLt $STUB_LT"
+fi
 case $how in
   pass) printf '  %-52s %10d cases %8d mismatches  PASS\n' "$p.family" 1000 0
         echo "mxc-gpu: 2 families replayed, 1 skipped, 2000 cases, 0 mismatches: PASS"; exit 0 ;;
@@ -100,5 +103,47 @@ STUB_mma_sync=hang PHASE_LIMIT=12 TOTAL_LIMIT=20 "$SCRIPT" --bin "$T/mxc-gpu" "$
 check timeout-rc-124 [ $? = 124 ]
 check timeout-row has "$T/r4.txt" "^mma.sync +TIMED OUT"
 check budget-row has "$T/r4.txt" "^tcgen05 +NOT RUN \(budget\)"
+
+# cuBLASLt: the loaded library is named; none loaded skips only its phase.
+STUB_LT="13.1.0 (libcublasLt.so.13)" "$SCRIPT" --bin "$T/mxc-gpu" "$T/r5" > "$T/r5.txt" 2>&1
+check lt-loaded-rc-0 [ $? = 0 ]
+check lt-loaded-line has "$T/r5.txt" "^cuBLASLt: 13.1.0 \(libcublasLt.so.13\)$"
+STUB_LT="not loaded" "$SCRIPT" --bin "$T/mxc-gpu" "$T/r6" > "$T/r6.txt" 2>&1
+check lt-missing-rc-0 [ $? = 0 ]
+check lt-missing-row has "$T/r6.txt" "^cublaslt +SKIPPED \(no cuBLASLt\)"
+check lt-missing-line has "$T/r6.txt" "^cuBLASLt: NOT LOADED, cuBLASLt phase skipped, every other phase ran"
+check lt-missing-others-ran has "$T/r6.txt" "^wgmma +PASS"
+
+# --- a device kit (gpu_check/make-device-kit's layout, stub binary) ----------
+mkdir -p "$T/kit/zero-rules"
+cp "$T/mxc-gpu" "$T/kit/mxc-gpu"
+cp "$SCRIPT" "$T/kit/run-device-check.sh"
+cp "$(dirname "$SCRIPT")"/zero-rules/*.txt "$T/kit/zero-rules/"
+printf 'mxconform device kit\ncommit: abc123\ntargets: 90a;100a\n' > "$T/kit/KIT"
+"$T/kit/run-device-check.sh" --dry-run > "$T/k1.txt" 2>&1
+check kit-default-dry-rc [ $? = 0 ]
+check kit-default-plan has "$T/k1.txt" "build      : device kit $T/kit \(no build\): sm_90a, sm_100a, abc123"
+check kit-no-cmake [ "$(grep -c cmake "$T/k1.txt")" = 0 ]
+check kit-zero-files has "$T/k1.txt" "--vectors $T/kit/zero-rules/sm90-wgmma-fp8-f32-zero-exp.txt"
+check kit-expected-times has "$T/k1.txt" "expected   : ~[0-9]+ s in all, within the 480 s budget"
+(cd "$T" && "$T/kit/run-device-check.sh" "$T/k2") > "$T/k2.txt" 2>&1
+check kit-run-rc-0 [ $? = 0 ]
+check kit-run-verdict has "$T/k2/verdict.txt" "^mxc-gpu: device kit $T/kit"
+check kit-run-zero has "$T/k2.txt" "sm90-wgmma-fp8-f32-zero-exp.txt +zero-exp +hardware follows: operand-min"
+"$SCRIPT" --kit "$T/kit" --dry-run > "$T/k3.txt" 2>&1
+check kit-option has "$T/k3.txt" "device kit $T/kit"
+"$SCRIPT" --kit "$T" --dry-run > "$T/k4.txt" 2>&1
+check not-a-kit-exit-2 [ $? = 2 ]
+check not-a-kit-says has "$T/k4.txt" "is not a device kit"
+"$SCRIPT" --kit "$T/kit" --bin "$T/mxc-gpu" --dry-run > /dev/null 2>&1
+check kit-and-bin-exit-2 [ $? = 2 ]
+"$T/kit/run-device-check.sh" --build > "$T/k5.txt" 2>&1
+check kit-build-exit-2 [ $? = 2 ]
+check kit-build-says-deps has "$T/k5.txt" "--build --deps $T/kit/debs"
+"$SCRIPT" --deps "$T/nowhere" --dry-run > "$T/k6.txt" 2>&1
+check deps-missing-exit-2 [ $? = 2 ]
+mkdir -p "$T/debs" && : > "$T/debs/x.deb"
+MXC_GPU_TARGETS=90a "$SCRIPT" --deps "$T/debs" --dry-run > "$T/k7.txt" 2>&1
+check deps-plan has "$T/k7.txt" "unpack 1 .debs from $T/debs into build-gpu/deps; cmake .* -DCMAKE_PREFIX_PATH=.*/build-gpu/deps/usr"
 
 exit "$fail"
