@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <bit>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "conformance/splitmix64.h"
 #include "emu/block/quantize.h"
 #include "emu/block/scale.h"
+#include "emu/fast/nvfp4_fast.h"
 #include "emu/fast/quantize_fast.h"
 #include "test_isas.h"
 #include "test_level.h"
@@ -235,4 +237,64 @@ TEST_CASE("fast MX quantization: matrices rowwise and columnwise",
   }
   std::printf("%s: %s checked\n", "fast MX quantization matrices",
               sw.label.c_str());
+}
+
+// Issue 22 ("no silent fallback"), as a ratchet until every rule has its
+// fast step: each profile either takes the fast engine for a finite block
+// or is on this list of profiles whose rules the engine does not run yet,
+// with the rule that keeps it off. A profile that declines without being
+// listed fails (a new rule added without its fast step), and so does a
+// listed profile that the engine now takes (delete its line).
+TEST_CASE("fast engine coverage: only the listed profiles take the reference",
+          "[fast][block][coverage]") {
+  struct NotYet {
+    const char* profile;
+    const char* why;
+  };
+  constexpr NotYet kNotYet[] = {
+      {"compressed-tensors-mxfp4@0.20", "kF32DivPow2CtFp4 (-0 -> +0, NaN -> 0)"},
+      {"microxcaling@7bc41952", "kFloorLog2 + kF32FloorHalfUp"},
+      {"microxcaling-even@7bc41952", "kFloorLog2 + kF32FloorHalfUp"},
+      {"quark-mxfp4@0.13", "element rules (-0 / NaN)"},
+      {"te-mxfp4@2.10", "element rules (-0 / NaN)"},
+      {"deepgemm-fp4@54e22612", "element rules (-0 / NaN)"},
+      {"torchao-nvfp4@0.18", "NVFP4 rule"},
+      {"torchao-nvfp4-single@0.18", "NVFP4 rule"},
+      {"modelopt-nvfp4@0.47", "NVFP4 rule"},
+      {"compressed-tensors-nvfp4@0.20", "NVFP4 rule"},
+      {"compressed-tensors-nvfp4-bf16@0.20", "NVFP4 rule"},
+      {"te-nvfp4-4over6@2.17", "4over6 candidate selection"},
+      {"te-nvfp4-4over6-mse@2.17", "4over6 candidate selection"},
+      {"te-nvfp4-4over6-448@2.17", "4over6 candidate selection"},
+  };
+  auto listed = [&](std::string_view name) {
+    for (const NotYet& n : kNotYet)
+      if (name == n.profile) return true;
+    return false;
+  };
+  // A finite block: 0.5, 1.0, ... (32 elements, amax 16).
+  std::vector<uint32_t> x(32);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = std::bit_cast<uint32_t>(0.5f * static_cast<float>(i + 1));
+  std::vector<uint8_t> codes(x.size());
+  for (const MxProfile& p : mx_profiles()) {
+    uint8_t s = 0;
+    const bool fast_ok = fast::mx_quantize_block(p, p.default_elem, x.data(),
+                                                 static_cast<size_t>(p.block),
+                                                 s, codes.data());
+    INFO(p.name);
+    CHECK(fast_ok != listed(p.name));
+  }
+  for (const Nvfp4Profile& p : nvfp4_profiles()) {
+    uint8_t s = 0;
+    const uint32_t s_enc = nvfp4_tensor_scale(p, 0x41800000u);  // amax 16
+    const bool fast_ok =
+        fast::nvfp4_quantize_block(p, s_enc, x.data(), 16, s, codes.data());
+    INFO(p.name);
+    CHECK(fast_ok != listed(p.name));
+  }
+  for (const NotYet& n : kNotYet) {
+    INFO(n.profile);
+    CHECK((find_mx_profile(n.profile) || find_nvfp4_profile(n.profile)));
+  }
 }

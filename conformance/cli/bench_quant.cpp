@@ -15,6 +15,7 @@
 #include "emu/fast/isa.h"
 #include "emu/fast/nvfp4_fast.h"
 #include "emu/fast/quantize_fast.h"
+#include "emu/format.h"
 
 namespace mxc::cli::bench {
 namespace {
@@ -107,6 +108,68 @@ void quant_set(const std::vector<uint32_t>& x, size_t cols, int reps,
   if (sink == 42) fmt::print(" ");
 }
 
+// Every profile (MX at its default element format, NVFP4 at E2M1),
+// rowwise, through the entry point a caller uses (emu/block/quantize.h,
+// which takes the fast engine or the reference): the rate, the engine that
+// ran ("fast" or "REFERENCE": the rule is not on the fast path yet, issue
+// 22), and the ratio to the fastest row of this table.
+void profile_rows(const std::vector<uint32_t>& x, size_t cols) {
+  const int R = int(x.size() / cols), C = int(cols);
+  struct Row {
+    std::string what;
+    double rate;
+  };
+  std::vector<Row> rows;
+  uint64_t sink = 0;
+  uint32_t amax_t = 0;
+  for (uint32_t v : x) amax_t = std::max(amax_t, v & 0x7FFFFFFFu);
+  for (const MxProfile& p : mx_profiles()) {
+    if (p.block <= 0 || C % p.block != 0) continue;
+    const bool fast_ok = fast::mx_covers(p, p.default_elem);
+    const double t = best3([&] {
+      const MxMatrix m = mx_quantize_rowwise(p, p.default_elem, R, C, x);
+      sink += m.codes[0] + m.scales[0];
+    });
+    rows.push_back({fmt::format("  {} {} [{}]", p.name, desc(p.default_elem).name,
+                                fast_ok ? "fast" : "REFERENCE"),
+                    double(x.size()) / t});
+  }
+  std::vector<uint8_t> scales(x.size() / 16 + 1), codes(x.size());
+  for (const Nvfp4Profile& p : nvfp4_profiles()) {
+    const uint32_t s_enc = nvfp4_tensor_scale(p, amax_t);
+    bool fast_ok = true;
+    const double t = best3([&] {
+      fast_ok = fast::nvfp4_quantize_rowwise(p, s_enc, R, C, x.data(),
+                                             scales.data(), codes.data());
+      if (!fast_ok) {
+        for (size_t i = 0; i < x.size(); i += 16) {
+          const Nvfp4Block b = nvfp4_quantize_block(
+              p, s_enc, std::span<const uint32_t>(x).subspan(i, 16));
+          codes[i] = static_cast<uint8_t>(b.codes[0]);
+        }
+      }
+      sink += codes[0] + scales[0];
+    });
+    rows.push_back({fmt::format("  {} NVFP4 [{}]", p.name,
+                                fast_ok ? "fast" : "REFERENCE"),
+                    double(x.size()) / t});
+  }
+  double best = 0;
+  for (const Row& r : rows) best = std::max(best, r.rate);
+  int slow = 0;
+  fmt::print("every profile, rowwise, {} KiB of f32 ({} rows x {} columns), "
+             "elements/s and the ratio to the fastest row:\n",
+             x.size() * 4 / 1024, R, C);
+  for (const Row& r : rows) {
+    fmt::print("{:<58} {:>11.3e}/s   x{:.3f} of the fastest\n", r.what, r.rate,
+               r.rate / best);
+    slow += r.rate < 0.5 * best;
+  }
+  fmt::print("{} of {} profile rows below 50% of the fastest (issue 22 target: none)\n",
+             slow, rows.size());
+  if (sink == 42) fmt::print(" ");
+}
+
 }  // namespace
 
 void quant_rows(size_t scale, SplitMix64& g) {
@@ -155,6 +218,13 @@ void quant_rows(size_t scale, SplitMix64& g) {
     row("  te-mxfp8 MXFP8, mx_quantize_block per 32", double(n) * 4, t,
         "memcpy of the same bytes", double(n) * 4, tm);
     if (sink == 42) fmt::print(" ");
+  }
+  {
+    // Every profile: 2^16 floats (256 KiB, cache-resident), 256 columns.
+    const size_t np = size_t{1} << 16;
+    profile_rows(std::vector<uint32_t>(x.begin(),
+                                       x.begin() + static_cast<long>(std::min(np, n))),
+                 256);
   }
 }
 

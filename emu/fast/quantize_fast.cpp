@@ -58,6 +58,9 @@ struct ScaleTab {
 std::pair<int, int> exact_bytes(const MxProfile& p) {
   if (p.apply == ApplyRule::kF32MulTeRcp) return {1, 253};
   if (p.apply == ApplyRule::kF32DivMinNormal) return {1, 254};
+  // torchao 0.18 RCEIL multiplies by 1.0 at byte 0 (not 2^127): byte 0
+  // blocks go to the reference.
+  if (p.apply == ApplyRule::kF32MulPow2Byte0One) return {1, 254};
   return {0, 254};
 }
 
@@ -245,18 +248,20 @@ bool mx_covers(const MxProfile& p, Fmt elem) {
     case ApplyRule::kF32MulPow2:
     case ApplyRule::kF32MulTeRcp:
     case ApplyRule::kF32MulRcp:
-    case ApplyRule::kF32DivMinNormal:  // torchao 0.18 FLOOR/CEIL/EVEN
-      break;
+    case ApplyRule::kF32DivMinNormal:     // torchao 0.18 FLOOR/CEIL/EVEN
     case ApplyRule::kF32MulPow2Byte0One:  // torchao 0.18 RCEIL
+      break;
     case ApplyRule::kF32DivPow2CtFp4:     // compressed-tensors 0.20
     case ApplyRule::kF32FloorHalfUp:      // microxcaling
       return false;
   }
   // inf_by_exponent (torchao 0.18) changes the scale of an Inf amax only,
   // and a block with an Inf or NaN takes the reference's scale byte.
-  if (p.scale == ScaleRule::kRceilLog2 || p.scale == ScaleRule::kFloorLog2) {
-    return false;
-  }
+  // kRceilLog2 (torchao 0.18 RCEIL, ModelOpt) is monotone in amax with at
+  // most one step per binade (docs/performance.md "Every profile"), so the
+  // per-binade table is exact for it. kFloorLog2 goes with microxcaling's
+  // element rule, which the kernels do not run.
+  if (p.scale == ScaleRule::kFloorLog2) return false;
   RoundSpec r;
   r.mode = p.elem_round;
   r.overflow = p.elem_overflow;
