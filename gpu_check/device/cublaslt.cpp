@@ -91,29 +91,29 @@ cublasStatus_t make_plan(Plan& p, const Format& f, bool ta, bool tb,
   const cublasOperation_t oa = ta ? CUBLAS_OP_T : CUBLAS_OP_N,
                           ob = tb ? CUBLAS_OP_T : CUBLAS_OP_N;
   api().MatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSA, &oa,
-                                 sizeof(oa));
+                               sizeof(oa));
   api().MatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSB, &ob,
-                                 sizeof(ob));
+                               sizeof(ob));
   const int32_t am = f.a_mode, bm = f.b_mode;
-  if ((s = api().MatmulDescSetAttribute(
-           p.op, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &am, sizeof(am))))
+  if ((s = api().MatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_A_SCALE_MODE,
+                                        &am, sizeof(am))))
     return s;
-  if ((s = api().MatmulDescSetAttribute(
-           p.op, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &bm, sizeof(bm))))
+  if ((s = api().MatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_B_SCALE_MODE,
+                                        &bm, sizeof(bm))))
     return s;
-  api().MatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER,
-                                 &sa, sizeof(sa));
-  api().MatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER,
-                                 &sb, sizeof(sb));
+  api().MatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa,
+                               sizeof(sa));
+  api().MatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb,
+                               sizeof(sb));
   const int8_t fa = fast_accum ? 1 : 0;
   api().MatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fa,
-                                 sizeof(fa));
+                               sizeof(fa));
   // Stored shapes (column-major): op(A) = T stores A as K x M.
   if ((s = api().MatrixLayoutCreate(&p.a, f.ab, ta ? K : M, ta ? M : K,
-                                      ta ? K : M)))
+                                    ta ? K : M)))
     return s;
   if ((s = api().MatrixLayoutCreate(&p.b, f.ab, tb ? N : K, tb ? K : N,
-                                      tb ? N : K)))
+                                    tb ? N : K)))
     return s;
   const cudaDataType_t ct = out == CUDA_R_32F ? CUDA_R_32F : out;
   if ((s = api().MatrixLayoutCreate(&p.c, ct, M, N, M))) return s;
@@ -150,8 +150,8 @@ std::vector<SupportEntry> cublaslt_probe_matrix() {
   cublasLtMatmulPreference_t pref = nullptr;
   api().PreferenceCreate(&pref);
   const size_t ws = size_t{64} << 20;
-  api().PreferenceSetAttribute(
-      pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws));
+  api().PreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                               &ws, sizeof(ws));
   const struct {
     const char* name;
     cudaDataType_t t;
@@ -170,8 +170,8 @@ std::vector<SupportEntry> cublaslt_probe_matrix() {
         } else {
           cublasLtMatmulHeuristicResult_t res[8];
           int n = 0;
-          s = api().MatmulAlgoGetHeuristic(lt.h, p.op, p.a, p.b, p.c, p.d,
-                                             pref, 8, res, &n);
+          s = api().MatmulAlgoGetHeuristic(lt.h, p.op, p.a, p.b, p.c, p.d, pref,
+                                           8, res, &n);
           e.supported = s == CUBLAS_STATUS_SUCCESS && n > 0;
           e.detail = s ? "heuristic: " + status_text(s)
                        : fmt::format("{} algorithms", n);
@@ -197,14 +197,14 @@ std::string algo_text(const cublasLtMatmulAlgo_t& a) {
   int32_t id = -1, split = -1;
   uint32_t tile = 0, red = 0;
   size_t w = 0;
-  api().AlgoConfigGetAttribute(&a, CUBLASLT_ALGO_CONFIG_ID, &id,
-                                       sizeof(id), &w);
+  api().AlgoConfigGetAttribute(&a, CUBLASLT_ALGO_CONFIG_ID, &id, sizeof(id),
+                               &w);
   api().AlgoConfigGetAttribute(&a, CUBLASLT_ALGO_CONFIG_TILE_ID, &tile,
-                                       sizeof(tile), &w);
-  api().AlgoConfigGetAttribute(&a, CUBLASLT_ALGO_CONFIG_SPLITK_NUM,
-                                       &split, sizeof(split), &w);
-  api().AlgoConfigGetAttribute(
-      &a, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME, &red, sizeof(red), &w);
+                               sizeof(tile), &w);
+  api().AlgoConfigGetAttribute(&a, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &split,
+                               sizeof(split), &w);
+  api().AlgoConfigGetAttribute(&a, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME, &red,
+                               sizeof(red), &w);
   return fmt::format("algo {} tile {} split-K {} reduction {}", id, tile, split,
                      red);
 }
@@ -258,12 +258,12 @@ bool cublaslt_run(const GemmCase& gc, std::vector<uint64_t>& dout,
   cublasLtMatmulPreference_t pref = nullptr;
   api().PreferenceCreate(&pref);
   const size_t wsb = size_t{64} << 20;
-  api().PreferenceSetAttribute(
-      pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsb, sizeof(wsb));
+  api().PreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                               &wsb, sizeof(wsb));
   cublasLtMatmulHeuristicResult_t res[16];
   int n = 0;
   s = api().MatmulAlgoGetHeuristic(lt.h, plan.op, plan.a, plan.b, plan.c,
-                                     plan.d, pref, 16, res, &n);
+                                   plan.d, pref, 16, res, &n);
   api().PreferenceDestroy(pref);
   if (s || n == 0) {
     why = s ? "heuristic: " + status_text(s)
@@ -279,13 +279,13 @@ bool cublaslt_run(const GemmCase& gc, std::vector<uint64_t>& dout,
     if (gc.deterministic) {
       const int32_t split = 1;
       const uint32_t red = CUBLASLT_REDUCTION_SCHEME_NONE;
-      api().AlgoConfigSetAttribute(
-          &algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &split, sizeof(split));
-      api().AlgoConfigSetAttribute(
-          &algo, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME, &red, sizeof(red));
+      api().AlgoConfigSetAttribute(&algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM,
+                                   &split, sizeof(split));
+      api().AlgoConfigSetAttribute(&algo, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME,
+                                   &red, sizeof(red));
       cublasLtMatmulHeuristicResult_t chk{};
       if (api().MatmulAlgoCheck(lt.h, plan.op, plan.a, plan.b, plan.c, plan.d,
-                                  &algo, &chk) != CUBLAS_STATUS_SUCCESS)
+                                &algo, &chk) != CUBLAS_STATUS_SUCCESS)
         continue;
     }
     chosen = &algo;
@@ -296,7 +296,7 @@ bool cublaslt_run(const GemmCase& gc, std::vector<uint64_t>& dout,
   }
   const float alpha = gc.alpha, beta = 0.0f;
   s = api().Matmul(lt.h, plan.op, &alpha, da.p, plan.a, db.p, plan.b, &beta,
-                     dd.p, plan.c, dd.p, plan.d, chosen, ws.p, wsb, nullptr);
+                   dd.p, plan.c, dd.p, plan.d, chosen, ws.p, wsb, nullptr);
   if (s) {
     why = "cublasLtMatmul: " + status_text(s);
     return false;

@@ -90,9 +90,9 @@ LtApi load() {
 std::vector<std::string> cublaslt_candidates() {
   if (const char* p = std::getenv("MXC_CUBLASLT"); p && *p) return {p};
   std::vector<std::string> dirs = split_dirs(std::getenv("MXC_CUBLASLT_DIRS"));
-  for (const char* d : {"/usr/local/cuda/lib64",
-                        "/usr/local/cuda/targets/x86_64-linux/lib",
-                        "/usr/local/cuda/targets/sbsa-linux/lib"})
+  for (const char* d :
+       {"/usr/local/cuda/lib64", "/usr/local/cuda/targets/x86_64-linux/lib",
+        "/usr/local/cuda/targets/sbsa-linux/lib"})
     dirs.emplace_back(d);
   std::vector<std::string> v;
   auto add_major = [&](int major) {
