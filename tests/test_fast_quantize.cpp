@@ -252,12 +252,9 @@ TEST_CASE("fast engine coverage: only the listed profiles take the reference",
     const char* why;
   };
   constexpr NotYet kNotYet[] = {
-      {"compressed-tensors-mxfp4@0.20", "kF32DivPow2CtFp4 (-0 -> +0, NaN -> 0)"},
+      {"deepgemm-fp4@54e22612", "elements rounded RNZ (ties toward zero)"},
       {"microxcaling@7bc41952", "kFloorLog2 + kF32FloorHalfUp"},
       {"microxcaling-even@7bc41952", "kFloorLog2 + kF32FloorHalfUp"},
-      {"quark-mxfp4@0.13", "element rules (-0 / NaN)"},
-      {"te-mxfp4@2.10", "element rules (-0 / NaN)"},
-      {"deepgemm-fp4@54e22612", "element rules (-0 / NaN)"},
       {"torchao-nvfp4@0.18", "NVFP4 rule"},
       {"torchao-nvfp4-single@0.18", "NVFP4 rule"},
       {"modelopt-nvfp4@0.47", "NVFP4 rule"},
@@ -272,19 +269,28 @@ TEST_CASE("fast engine coverage: only the listed profiles take the reference",
       if (name == n.profile) return true;
     return false;
   };
-  // A finite block: 0.5, 1.0, ... (32 elements, amax 16).
-  std::vector<uint32_t> x(32);
-  for (size_t i = 0; i < x.size(); ++i)
-    x[i] = std::bit_cast<uint32_t>(0.5f * static_cast<float>(i + 1));
-  std::vector<uint8_t> codes(x.size());
+  // A finite block: 0.5, 1.0, ..., 16 repeating (amax 16), as long as
+  // the profile's block (32, or DeepGEMM's 128).
+  auto finite_block = [](size_t n) {
+    std::vector<uint32_t> v(n);
+    for (size_t i = 0; i < n; ++i)
+      v[i] = std::bit_cast<uint32_t>(0.5f * static_cast<float>(i % 32 + 1));
+    return v;
+  };
+  std::vector<uint32_t> x = finite_block(16);
+  std::vector<uint8_t> codes;
   for (const MxProfile& p : mx_profiles()) {
     uint8_t s = 0;
+    x = finite_block(static_cast<size_t>(p.block));
+    codes.assign(x.size(), 0);
     const bool fast_ok = fast::mx_quantize_block(p, p.default_elem, x.data(),
                                                  static_cast<size_t>(p.block),
                                                  s, codes.data());
     INFO(p.name);
     CHECK(fast_ok != listed(p.name));
   }
+  x = finite_block(16);
+  codes.assign(16, 0);
   for (const Nvfp4Profile& p : nvfp4_profiles()) {
     uint8_t s = 0;
     const uint32_t s_enc = nvfp4_tensor_scale(p, 0x41800000u);  // amax 16

@@ -61,6 +61,9 @@ std::pair<int, int> exact_bytes(const MxProfile& p) {
   // torchao 0.18 RCEIL multiplies by 1.0 at byte 0 (not 2^127): byte 0
   // blocks go to the reference.
   if (p.apply == ApplyRule::kF32MulPow2Byte0One) return {1, 254};
+  // compressed-tensors 0.20 divides by 2^(byte - 127), a normal or (byte 0)
+  // subnormal power of two: the quotient rounded once is the product by
+  // the exact reciprocal 2^(127 - byte) for bytes 0..254.
   return {0, 254};
 }
 
@@ -165,6 +168,92 @@ bool fused_takes(const MxProfile& p) {
          p.elem_overflow == Overflow::kSatFinite && p.block % 16 == 0;
 }
 
+// The profile's element zero rules (profile.h) as one step after the
+// kernels, over every element (idempotent on the elements the reference
+// recomputed, which already follow them):
+//  - neg_zero_to_pos: a -0 code becomes +0;
+//  - exact_neg_zero_to_pos (TE MXFP4: the scaled f32 is exactly -0), and
+//    compressed-tensors' "|y| == 0 -> code 0": an input whose scaled f32
+//    x * 2^(127 - byte) is zero gives +0: x = +-0, or |x| * 2^d at most
+//    2^-150 (rounds to zero; both rules' apply is that exact product for
+//    bytes 0..254). A block with byte 0xFF is left as the kernels wrote
+//    it, from the reference;
+//  - nan_elem_to_zero needs no step: a NaN element never takes the fast
+//    conversion (the kernels recompute it with mx_encode_element).
+struct ZeroStep {
+  bool code_neg_zero = false, scaled_zero = false;
+  uint8_t neg_zero_code = 0;
+  bool any() const { return code_neg_zero || scaled_zero; }
+};
+
+// The largest |x| (f32 bits) with x * 2^(127 - s) rounding to zero in f32:
+// 2^(-150 - d), d = 127 - s (the tie rounds to the even zero); for d >= 0
+// only a zero (bits 0). s < 255.
+inline uint32_t zero_below(uint8_t s) {
+  const int k = int{s} - 277;
+  return k < -149   ? 0u
+         : k < -126 ? 1u << (k + 149)
+                    : static_cast<uint32_t>(k + 127) << 23;
+}
+
+ZeroStep zero_step(const MxProfile& p, Fmt elem) {
+  ZeroStep z;
+  z.code_neg_zero = p.neg_zero_to_pos;
+  z.scaled_zero =
+      p.exact_neg_zero_to_pos || p.apply == ApplyRule::kF32DivPow2CtFp4;
+  z.neg_zero_code = static_cast<uint8_t>(detail::elem_k(elem).sign_bit);
+  return z;
+}
+
+// |x| below this (f32 bits) gives code 0 under scale byte s; 0 (nothing)
+// for the NaN scale, whose blocks the reference wrote.
+inline uint32_t zero_limit(const ZeroStep& z, uint8_t s) {
+  return z.scaled_zero && s != 0xFF ? zero_below(s) + 1 : 0u;
+}
+
+// Plain loops the compiler vectorizes (a -0 code, then the inputs).
+void zero_codes(const ZeroStep& z, uint8_t* codes, size_t n) {
+  if (!z.code_neg_zero) return;
+  const uint8_t nz = z.neg_zero_code;
+  for (size_t i = 0; i < n; ++i) codes[i] = codes[i] == nz ? 0 : codes[i];
+}
+void zero_inputs(uint32_t lim, const uint32_t* x, uint8_t* codes, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t keep = (x[i] & 0x7FFFFFFFu) >= lim ? 0xFFu : 0u;
+    codes[i] = static_cast<uint8_t>(codes[i] & keep);
+  }
+}
+
+// Row-major rows x cols, blocks of B along rows (scales [row][col / B]).
+void zero_step_rows(const ZeroStep& z, size_t B, size_t rows, size_t cols,
+                    const uint32_t* x, const uint8_t* scales, uint8_t* codes) {
+  zero_codes(z, codes, rows * cols);
+  if (!z.scaled_zero) return;
+  const size_t nb = rows * (cols / B);
+  for (size_t b = 0; b < nb; ++b)
+    zero_inputs(zero_limit(z, scales[b]), x + b * B, codes + b * B, B);
+}
+
+// Row-major rows x cols, blocks of B down columns (scales [row / B][col]).
+void zero_step_cols(const ZeroStep& z, size_t B, size_t rows, size_t cols,
+                    const uint32_t* x, const uint8_t* scales, uint8_t* codes) {
+  zero_codes(z, codes, rows * cols);
+  if (!z.scaled_zero) return;
+  std::vector<uint32_t> lim(cols);
+  for (size_t r = 0; r < rows; ++r) {
+    if (r % B == 0) {
+      const uint8_t* sr = scales + (r / B) * cols;
+      for (size_t c = 0; c < cols; ++c) lim[c] = zero_limit(z, sr[c]);
+    }
+    const uint32_t* xr = x + r * cols;
+    uint8_t* cr = codes + r * cols;
+    for (size_t c = 0; c < cols; ++c) {
+      const uint32_t keep = (xr[c] & 0x7FFFFFFFu) >= lim[c] ? 0xFFu : 0u;
+      cr[c] = static_cast<uint8_t>(cr[c] & keep);
+    }
+  }
+}
+
 detail::MxKern kern(const MxProfile& p, Fmt elem) {
   const ScaleTab& t = scale_tab(p, elem);
   return detail::MxKern{&p, elem, t.etab, t.sc, t.zero_byte, t.ek};
@@ -250,9 +339,9 @@ bool mx_covers(const MxProfile& p, Fmt elem) {
     case ApplyRule::kF32MulRcp:
     case ApplyRule::kF32DivMinNormal:     // torchao 0.18 FLOOR/CEIL/EVEN
     case ApplyRule::kF32MulPow2Byte0One:  // torchao 0.18 RCEIL
+    case ApplyRule::kF32DivPow2CtFp4:  // compressed-tensors 0.20 (+ ZeroStep)
       break;
-    case ApplyRule::kF32DivPow2CtFp4:     // compressed-tensors 0.20
-    case ApplyRule::kF32FloorHalfUp:      // microxcaling
+    case ApplyRule::kF32FloorHalfUp:  // microxcaling
       return false;
   }
   // inf_by_exponent (torchao 0.18) changes the scale of an Inf amax only,
@@ -265,8 +354,8 @@ bool mx_covers(const MxProfile& p, Fmt elem) {
   RoundSpec r;
   r.mode = p.elem_round;
   r.overflow = p.elem_overflow;
-  return !p.neg_zero_to_pos && !p.nan_elem_to_zero &&
-         !p.exact_neg_zero_to_pos && p.block > 0 && covers(elem, r);
+  // The element zero rules run as a step after the kernels (ZeroStep).
+  return p.block > 0 && covers(elem, r);
 }
 
 void set_fused_isa(Isa isa) { fused_isa_flag().store(static_cast<int>(isa)); }
@@ -337,15 +426,16 @@ bool mx_quantize_block(const MxProfile& p, Fmt elem, const uint32_t* x,
   if (!mx_covers(p, elem) || n == 0 || n > kChunk) return false;
   if (n % 16 == 0 && fused_takes(p)) {
     detail::mx_rows_simd(fused_isa(), kern(p, elem), n, 1, n, x, &scale, codes);
-    return true;
+  } else {
+    const Ctx c = make_ctx(p, elem);
+    uint32_t y[kChunk];
+    uint8_t flag = 0;
+    const Isa isa = portable_isa();
+    detail::mx_row_stage(isa, c.st, x, n, n, &scale, y, &flag);
+    run_plan(*c.plan, isa, y, codes, n);
+    if (flag != 0) patch(c, flag, scale, x, 1, n, codes, 1);
   }
-  const Ctx c = make_ctx(p, elem);
-  uint32_t y[kChunk];
-  uint8_t flag = 0;
-  const Isa isa = portable_isa();
-  detail::mx_row_stage(isa, c.st, x, n, n, &scale, y, &flag);
-  run_plan(*c.plan, isa, y, codes, n);
-  if (flag != 0) patch(c, flag, scale, x, 1, n, codes, 1);
+  zero_step_rows(zero_step(p, elem), n, 1, n, x, &scale, codes);
   return true;
 }
 
@@ -356,20 +446,40 @@ bool mx_quantize_rowwise(const MxProfile& p, Fmt elem, int rows, int cols,
     detail::mx_rows_simd(
         fused_isa(), kern(p, elem), static_cast<size_t>(p.block),
         static_cast<size_t>(rows), static_cast<size_t>(cols), x, scales, codes);
-    return true;
+  } else {
+    rows_impl(make_ctx(p, elem), rows, cols, x, scales, codes);
   }
-  rows_impl(make_ctx(p, elem), rows, cols, x, scales, codes);
+  zero_step_rows(zero_step(p, elem), static_cast<size_t>(p.block),
+                 static_cast<size_t>(rows), static_cast<size_t>(cols), x,
+                 scales, codes);
   return true;
 }
+
+namespace {
+// The column kernels: the fused ones, or the portable staged path.
+void colwise_kernels(const MxProfile& p, Fmt elem, int rows, int cols,
+                     const uint32_t* x, uint8_t* scales, uint8_t* codes);
+}  // namespace
 
 bool mx_quantize_colwise(const MxProfile& p, Fmt elem, int rows, int cols,
                          const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   if (!mx_covers(p, elem)) return false;
+  colwise_kernels(p, elem, rows, cols, x, scales, codes);
+  zero_step_cols(zero_step(p, elem), static_cast<size_t>(p.block),
+                 static_cast<size_t>(rows), static_cast<size_t>(cols), x,
+                 scales, codes);
+  return true;
+}
+
+namespace {
+
+void colwise_kernels(const MxProfile& p, Fmt elem, int rows, int cols,
+                     const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   if (fused_takes(p)) {
     detail::mx_cols_simd(
         fused_isa(), kern(p, elem), static_cast<size_t>(p.block),
         static_cast<size_t>(rows), static_cast<size_t>(cols), x, scales, codes);
-    return true;
+    return;
   }
   const Ctx c = make_ctx(p, elem);
   const size_t B = static_cast<size_t>(p.block);
@@ -409,7 +519,8 @@ bool mx_quantize_colwise(const MxProfile& p, Fmt elem, int rows, int cols,
       }
     }
   }
-  return true;
 }
+
+}  // namespace
 
 }  // namespace mxc::fast
