@@ -42,6 +42,7 @@ Level level_of(const Header& h) {
 }
 
 std::string Op::accepted(std::span<const uint64_t>, std::span<const uint64_t>,
+                         std::span<const uint64_t>,
                          const std::vector<std::string>&) const {
   return "";
 }

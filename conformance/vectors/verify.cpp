@@ -216,7 +216,7 @@ Report verify(std::istream& vin, const std::string& vname, std::istream* rin,
     ++rep.cases;
     if (o.progress && (rep.cases & 0xFFFFF) == 0) o.progress(rep.cases);
     if (got == want) continue;
-    const std::string acc = op->accepted(want, got, o.allow);
+    const std::string acc = op->accepted(in, want, got, o.allow);
     if (!acc.empty()) {
       ++rep.accepted;
       ++rep.accepted_by[acc];

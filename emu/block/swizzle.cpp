@@ -2,11 +2,9 @@
 
 #include <stdexcept>
 
-namespace mxc {
+#include "emu/checked.h"
 
-namespace {
-size_t round_up(size_t x, size_t m) { return (x + m - 1) / m * m; }
-}  // namespace
+namespace mxc {
 
 size_t swizzled_scale_offset(size_t r, size_t c, size_t kblocks) {
   const size_t n_col_blocks = (kblocks + 3) / 4;
@@ -15,12 +13,14 @@ size_t swizzled_scale_offset(size_t r, size_t c, size_t kblocks) {
 }
 
 size_t swizzled_scale_size(size_t rows, size_t kblocks) {
-  return round_up(rows, 128) * round_up(kblocks, 4);
+  return checked_mul(checked_round_up(rows, 128, "rows"),
+                     checked_round_up(kblocks, 4, "kblocks"),
+                     "rows, kblocks: the padded 128x4 scale layout");
 }
 
 std::vector<uint8_t> swizzle_scales(std::span<const uint8_t> plain,
                                     size_t rows, size_t kblocks, uint8_t pad) {
-  if (plain.size() != rows * kblocks) {
+  if (plain.size() != checked_mul(rows, kblocks, "rows, kblocks")) {
     throw std::invalid_argument("swizzle_scales: size is not rows * kblocks");
   }
   std::vector<uint8_t> out(swizzled_scale_size(rows, kblocks), pad);
@@ -35,7 +35,7 @@ std::vector<uint8_t> unswizzle_scales(std::span<const uint8_t> tiled,
   if (tiled.size() != swizzled_scale_size(rows, kblocks)) {
     throw std::invalid_argument("unswizzle_scales: size does not match");
   }
-  std::vector<uint8_t> out(rows * kblocks);
+  std::vector<uint8_t> out(checked_mul(rows, kblocks, "rows, kblocks"));
   for (size_t r = 0; r < rows; ++r)
     for (size_t c = 0; c < kblocks; ++c)
       out[r * kblocks + c] = tiled[swizzled_scale_offset(r, c, kblocks)];
