@@ -302,6 +302,14 @@ def _compare_quantize(actual, expected, inputs, profile, max_first,
         actual if isinstance(actual, Quantized) else None)
     ws, wc = _pair(expected, "expected")
     gs, gc = _pair(actual, "actual")
+    for side, other, nm in ((gc, wc, "actual"), (wc, gc, "expected")):
+        if (side.ndim >= 1 and side.shape[:-1] == other.shape[:-1] and
+                2 * side.shape[-1] == other.shape[-1]):
+            raise ValueError(
+                f"{nm}: codes have shape {side.shape}, half the width of "
+                f"{other.shape}: packed FP4? use mxconform.unpack_fp4("
+                f"{nm}_codes).reshape({other.shape}) first (torchao 0.18 "
+                "returns two FP4 codes per byte)")
     if ws.shape != gs.shape or wc.shape != gc.shape:
         raise ValueError(f"actual: shapes scales {gs.shape}, codes "
                          f"{gc.shape} differ from expected's {ws.shape}, "

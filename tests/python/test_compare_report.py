@@ -181,3 +181,14 @@ def test_allow_rejects_non_strings():
     with pytest.raises(TypeError, match="^allow: "):
         mx.compare(np.zeros(2, np.float32), np.zeros(2, np.float32),
                    allow=[1])
+
+
+def test_packed_fp4_codes_get_a_pointer_to_unpack_fp4():
+    x = RNG.standard_normal((4, 64)).astype(np.float32)
+    q = mx.quantize(x, "torchao-nvfp4")
+    packed = mx.pack_fp4(q.codes).reshape(4, 32)  # torchao 0.18's layout
+    with pytest.raises(ValueError, match=r"^actual: .*packed FP4\? use "
+                       r"mxconform.unpack_fp4"):
+        mx.compare((q.scales, packed), q, inputs=x)
+    unpacked = mx.unpack_fp4(packed).reshape(4, 64)
+    assert mx.compare((q.scales, unpacked), q, inputs=x).ok
