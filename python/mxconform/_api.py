@@ -7,7 +7,7 @@ from typing import Optional
 import numpy as np
 
 from . import _mxconform as _ext
-from ._arrays import as_array, code_dtype, value_format
+from ._arrays import _is_torch, as_array, code_dtype, value_format
 
 _FLOAT_OUT = {"f32": np.float32, "f64": np.float64, "f16": np.float16}
 _MX_ELEMS = ("e4m3", "e5m2", "e3m2", "e2m3", "e2m1", "int8")
@@ -77,6 +77,30 @@ def _check_str(v, name):
         raise TypeError(f"{name}: expected a name (str), got "
                         f"{type(v).__name__}")
     return v
+
+
+# Formats torch has a dtype for (codes come back as tensors of that dtype;
+# UE4M3 scales as float8_e4m3fn, torchao's NVFP4 scale dtype).
+_TORCH_OUT = {"e4m3": "float8_e4m3fn", "e5m2": "float8_e5m2",
+              "e8m0": "float8_e8m0fnu", "ue4m3": "float8_e4m3fn"}
+
+
+def _out(a, torch_in, fmt=None):
+    """numpy in, numpy out; torch in, a CPU torch tensor out: float values
+    as their dtype, bf16 as torch.bfloat16, E4M3/E5M2/E8M0/UE4M3 codes as
+    torch float8 dtypes, other codes as uint8 (uint16... for wider)."""
+    if not torch_in:
+        return a
+    import torch
+
+    a = np.ascontiguousarray(a)
+    if fmt == "bf16":
+        return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
+    t = torch.from_numpy(a)
+    name = _TORCH_OUT.get(fmt)
+    if name is not None and hasattr(torch, name) and a.itemsize == 1:
+        t = t.view(getattr(torch, name))
+    return t
 
 
 def _check_bool(v, name):
@@ -163,7 +187,7 @@ def convert(x, to: str, round: str = "rne", saturate: bool = False,
     out = _ext.convert(a, src, to, round, saturate, relu, rb)
     if to in _FLOAT_OUT:
         out = out.view(_FLOAT_OUT[to])
-    return out
+    return _out(out, _is_torch(x), to)
 
 
 def decode(codes, fmt: Optional[str] = None, to: str = "f32"):
@@ -435,6 +459,9 @@ def quantize(x, profile: str, elem: Optional[str] = None, axis: int = -1,
         scales = scales.reshape(-1)
     elif a.ndim > 2:
         scales = scales.reshape(a.shape[:-1] + (scales.shape[-1],))
+    if _is_torch(x):
+        scales = _out(scales, True, meta["scale_fmt"])
+        codes = _out(codes, True, meta["elem"])
     return Quantized(scales, codes, **meta)
 
 
@@ -505,7 +532,8 @@ def dequantize(q, codes=None, *, profile: Optional[str] = None,
                               nv_profile)
     else:
         out = _ext.dequantize(s, c, rows, cols, e, blk, ax, None)
-    return out.reshape(c.shape)
+    torch_in = any(_is_torch(v) for v in (scales, codes))
+    return _out(out.reshape(c.shape), torch_in)
 
 
 def swizzle_scales(scales, pad: int = 0):
@@ -524,7 +552,8 @@ def swizzle_scales(scales, pad: int = 0):
     pad = _check_int(pad, "pad", lo=0, required=True)
     if pad > 255:
         raise ValueError("pad: must be a byte (0..255)")
-    return _ext.swizzle_scales(s, s.shape[0], s.shape[1], pad)
+    return _out(_ext.swizzle_scales(s, s.shape[0], s.shape[1], pad),
+                _is_torch(scales))
 
 
 def unswizzle_scales(tiled, rows: int, kblocks: int):
@@ -534,7 +563,7 @@ def unswizzle_scales(tiled, rows: int, kblocks: int):
         raise TypeError(f"tiled: expected 1-byte scale codes, got {t.dtype}")
     rows = _check_int(rows, "rows", lo=0, required=True)
     kblocks = _check_int(kblocks, "kblocks", lo=0, required=True)
-    return _ext.unswizzle_scales(t, rows, kblocks)
+    return _out(_ext.unswizzle_scales(t, rows, kblocks), _is_torch(tiled))
 
 
 def _codes_u8(x, name):
@@ -548,28 +577,28 @@ def pack_fp4(codes):
     """E2M1 codes (one per byte) -> packed bytes, two per byte: element 2i
     in the low nibble (CUDA __nv_fp4x2, PTX cvt .e2m1x2). ValueError if a
     code exceeds 0xF. Flattens its input (C order)."""
-    return _ext.pack_fp4(_codes_u8(codes, "codes"))
+    return _out(_ext.pack_fp4(_codes_u8(codes, "codes")), _is_torch(codes))
 
 
 def unpack_fp4(packed, n: Optional[int] = None):
     """The first n (default all) E2M1 codes of packed FP4 bytes."""
     b = _codes_u8(packed, "packed")
     n = 2 * b.size if n is None else _check_int(n, "n", lo=0)
-    return _ext.unpack_fp4(b, n)
+    return _out(_ext.unpack_fp4(b, n), _is_torch(packed))
 
 
 def pack_fp6(codes):
     """E2M3/E3M2 codes (one per byte) -> packed bytes, four per three bytes
     (little-endian bit stream, CUTLASS subbyte layout). ValueError if a
     code exceeds 0x3F."""
-    return _ext.pack_fp6(_codes_u8(codes, "codes"))
+    return _out(_ext.pack_fp6(_codes_u8(codes, "codes")), _is_torch(codes))
 
 
 def unpack_fp6(packed, n: Optional[int] = None):
     """The first n (default all) 6-bit codes of packed FP6 bytes."""
     b = _codes_u8(packed, "packed")
     n = (8 * b.size) // 6 if n is None else _check_int(n, "n", lo=0)
-    return _ext.unpack_fp6(b, n)
+    return _out(_ext.unpack_fp6(b, n), _is_torch(packed))
 
 
 def _model(name):
@@ -609,10 +638,9 @@ def _scales_arg(x, name):
 
 def _c_code(c, cfmt):
     dt = np.float16 if cfmt == "f16" else np.float32
-    if isinstance(c, (int, float, np.floating, np.integer)):
-        return int(np.array(c, dtype=dt).view(
-            np.uint16 if cfmt == "f16" else np.uint32))
-    raise TypeError(f"c: expected a float, got {type(c).__name__}")
+    c = _scalar(c, "c")  # a float or a 0-d array / tensor
+    return int(np.array(c, dtype=dt).view(
+        np.uint16 if cfmt == "f16" else np.uint32))
 
 
 def mma(a, b, c: float = 0.0, *, model: str, a_fmt: Optional[str] = None,
@@ -721,5 +749,6 @@ def gemm(a, b, a_scales=None, b_scales=None, c=None, *, model: str,
                          f"= {split_k * m['L']}")
     d = _ext.gemm(av, bv, sa, sb, cc, model, af, bf, layout, M, N, K,
                   split_k)
-    return np.ascontiguousarray(d.T).view(cdt)
+    return _out(np.ascontiguousarray(d.T).view(cdt),
+                _is_torch(a) or _is_torch(b))
 
