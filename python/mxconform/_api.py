@@ -169,7 +169,9 @@ def convert(x, to: str, round: str = "rne", saturate: bool = False,
     Returns a numpy array of the same shape: float32/float64/float16 when
     `to` is one of those, else unsigned integer codes of the storage width
     (uint8 for FP8/FP6/FP4/E8M0/UE4M3/int8, uint16 for bf16, ...).
-    f32 sources into 8-bit-or-narrower targets take the SIMD fast path.
+    f32 sources into 8-bit-or-narrower targets take the SIMD fast path,
+    into bf16/f16 the wide fast path (not for rs/rs-full or relu).
+    torch tensors in give torch tensors out (see docs/python.md).
     """
     saturate = _check_bool(saturate, "saturate")
     relu = _check_bool(relu, "relu")

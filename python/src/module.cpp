@@ -38,6 +38,7 @@
 #include "emu/checked.h"
 #include "emu/convert.h"
 #include "emu/fast/convert_fast.h"
+#include "emu/fast/convert_wide.h"
 #include "emu/fast/nvfp4_fast.h"
 #include "emu/fast/quantize_fast.h"
 #include "emu/mma/gemm.h"
@@ -303,6 +304,15 @@ nb::object convert_to(mxc::Fmt from, mxc::Fmt to, const mxc::RoundSpec& r,
         if (from == mxc::Fmt::kF32 && rbits.empty() &&
             mxc::fast::covers(to, r)) {
           mxc::fast::convert_f32_batch(
+              to, r, reinterpret_cast<const uint32_t*>(p) + i0,
+              out.data() + i0, i1 - i0);
+          return;
+        }
+      }
+      if constexpr (sizeof(T) == 2) {  // bf16, f16: the wide fast path
+        if (from == mxc::Fmt::kF32 && rbits.empty() &&
+            mxc::fast::wide_covers(to, r)) {
+          mxc::fast::convert_f32_wide_batch(
               to, r, reinterpret_cast<const uint32_t*>(p) + i0,
               out.data() + i0, i1 - i0);
           return;
