@@ -705,6 +705,9 @@ def gemm(a, b, a_scales=None, b_scales=None, c=None, *, model: str,
                          f"(layout {layout}: a is "
                          f"{'[M, K]' if layout[0] == 'T' else '[K, M]'}, b is "
                          f"{'[N, K]' if layout[1] == 'N' else '[K, N]'})")
+    if max(M, N, K) > _INT_MAX:
+        raise ValueError(f"a, b: M={M}, N={N}, K={K}; gemm takes at most "
+                         f"{_INT_MAX} of each")
     if K == 0 or K % m["L"]:
         raise ValueError(f"a: K={K} must be a positive multiple of model "
                          f"{model}'s L={m['L']}")
