@@ -192,3 +192,30 @@ def test_packed_fp4_codes_get_a_pointer_to_unpack_fp4():
         mx.compare((q.scales, packed), q, inputs=x)
     unpacked = mx.unpack_fp4(packed).reshape(4, 64)
     assert mx.compare((q.scales, unpacked), q, inputs=x).ok
+
+
+def test_tile_scale_mismatch_index_and_message():
+    q = mx.quantize(X, "torchao-floor", tile=32)
+    r = mx.compare(_bumped(q, (33, 2)), q, inputs=X)
+    assert r.mismatches == 1 and r.first[0].index == (33, 64)
+    assert r.first[0].cls == "scale-off-by-one"
+    assert "(e8m0 " in r.first[0].expected
+
+
+@pytest.mark.parametrize("axis,where,index", [(1, (7, 3), (7, 48)),
+                                              (0, (1, 5), (16, 5))])
+def test_nvfp4_scale_mismatch_index(axis, where, index):
+    q = mx.quantize(X, "te-nvfp4", axis=axis)
+    r = mx.compare(_bumped(q, where), q, inputs=X)
+    assert r.mismatches == 1 and r.first[0].index == index
+    assert "ue4m3" in r.first[0].expected
+
+
+def test_nvfp4_colwise_message_names_the_element():
+    q = mx.quantize(X, "te-nvfp4", axis=0)
+    c = q.codes.copy()
+    c[20, 9] ^= 0x8  # flip the sign of one FP4 code
+    r = mx.compare((q.scales, c), q, inputs=X)
+    text = str(r.first[0])
+    assert r.first[0].index == (20, 9)
+    assert "element 4 of the block (x[20, 9])" in text and "e2m1" in text
