@@ -33,8 +33,7 @@ TEST_CASE("Wide fast path equals the reference (f32 -> bf16, f16)",
         r.overflow = ov;
         REQUIRE(fast::wide_covers(to, r));
         ++covered;
-        fast::convert_f32_wide_batch(to, r, in.data(), out.data(),
-                                     in.size());
+        fast::convert_f32_wide_batch(to, r, in.data(), out.data(), in.size());
         size_t bad = 0;
         uint32_t first = 0;
         for (size_t i = 0; i < in.size(); ++i) {
@@ -42,9 +41,9 @@ TEST_CASE("Wide fast path equals the reference (f32 -> bf16, f16)",
             if (bad++ == 0) first = in[i];
           }
         }
-        INFO("to " << static_cast<int>(to) << " mode "
-                   << static_cast<int>(m) << " overflow "
-                   << static_cast<int>(ov) << " first bad input " << first);
+        INFO("to " << static_cast<int>(to) << " mode " << static_cast<int>(m)
+                   << " overflow " << static_cast<int>(ov)
+                   << " first bad input " << first);
         CHECK(bad == 0);
       }
     }

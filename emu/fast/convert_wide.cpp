@@ -82,13 +82,20 @@ template <int kE, int kM>
 void by_mode(Round mode, bool sat, const uint32_t* in, uint16_t* out,
              size_t n) {
   switch (mode) {
-    case Round::kRNE: return by_sat<kE, kM, Round::kRNE>(sat, in, out, n);
-    case Round::kRZ: return by_sat<kE, kM, Round::kRZ>(sat, in, out, n);
-    case Round::kRU: return by_sat<kE, kM, Round::kRU>(sat, in, out, n);
-    case Round::kRD: return by_sat<kE, kM, Round::kRD>(sat, in, out, n);
-    case Round::kRNA: return by_sat<kE, kM, Round::kRNA>(sat, in, out, n);
-    case Round::kOdd: return by_sat<kE, kM, Round::kOdd>(sat, in, out, n);
-    default: throw std::invalid_argument("round: not covered");
+    case Round::kRNE:
+      return by_sat<kE, kM, Round::kRNE>(sat, in, out, n);
+    case Round::kRZ:
+      return by_sat<kE, kM, Round::kRZ>(sat, in, out, n);
+    case Round::kRU:
+      return by_sat<kE, kM, Round::kRU>(sat, in, out, n);
+    case Round::kRD:
+      return by_sat<kE, kM, Round::kRD>(sat, in, out, n);
+    case Round::kRNA:
+      return by_sat<kE, kM, Round::kRNA>(sat, in, out, n);
+    case Round::kOdd:
+      return by_sat<kE, kM, Round::kOdd>(sat, in, out, n);
+    default:
+      throw std::invalid_argument("round: not covered");
   }
 }
 
