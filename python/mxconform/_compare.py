@@ -11,8 +11,7 @@ import numpy as np
 
 from . import _mxconform as _ext
 from ._api import (Quantized, _check_bool, _check_int, _check_str,
-                   _fmt_info, _model,
-                   _operand, _profile, _scales_arg)
+                   _fmt_info, _model, _operand, _profile, _scales_arg)
 from ._arrays import as_array, code_dtype, value_format
 
 
