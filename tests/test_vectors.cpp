@@ -256,3 +256,27 @@ TEST_CASE("quantize ops accept what --allow names, per block",
   ag[1] ^= 0x01;  // element 0 (x = 6e-45): not a NaN variation
   CHECK(ta->accepted(ain, aw, ag, nan).empty());
 }
+
+TEST_CASE("verify reports the differing elements of a quantized block",
+          "[vectors][classify]") {
+  Header h;
+  h.kv = {{"op", "mx-quantize"}, {"profile", "ocp-v1"}, {"elem", "e4m3"},
+          {"block", "32"}};
+  const auto op = make_op(h);
+  std::vector<uint64_t> in(32, 0x3F800000);  // 1.0
+  in[13] = 0x40400000;                       // 3.0
+  const auto want = op->expected(in);
+  auto got = want;
+  // Scale 2^-7 (ocp-v1: floor(log2 3) - 8), so 3.0 is element code 384
+  // (0x7C); one code up is 416.
+  got[1 + 13] += 1;
+  const std::string e = op->explain(in, want, got);
+  INFO(e);
+  CHECK(e.find("element 13: expected 384 (e4m3 7C), got 416 (e4m3 7D)") !=
+        std::string::npos);
+  CHECK(e.find("one ulp apart") != std::string::npos);
+  CHECK(e.find("element 0") == std::string::npos);
+  got[1 + 13] ^= 0x80;  // opposite signs: not one ulp
+  CHECK(op->explain(in, want, got).find("one ulp") == std::string::npos);
+  CHECK(op->explain(in, want, want).empty());
+}

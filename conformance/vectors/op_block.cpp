@@ -117,6 +117,36 @@ std::string classify_block(Fmt elem, uint64_t want_scale, uint64_t got_scale,
   return "other";
 }
 
+// The differing elements of a block, for reports: "; element 13:
+// expected 3 (e4m3 44), got 3.25 (e4m3 45), one ulp apart" (at most 8).
+std::string explain_block(Fmt elem, const std::vector<uint8_t>& wc,
+                          const std::vector<uint8_t>& gc) {
+  std::string s;
+  int shown = 0, more = 0;
+  const FormatDesc& d = desc(elem);
+  const uint64_t sign = d.sign_mask(), mag = d.storage_mask() & ~sign;
+  for (size_t i = 0; i < wc.size() && i < gc.size(); ++i) {
+    if (wc[i] == gc[i]) continue;
+    if (shown == 8) {
+      ++more;
+      continue;
+    }
+    ++shown;
+    s += fmt::format("; element {}: expected {}, got {}", i,
+                     describe(elem, wc[i]), describe(elem, gc[i]));
+    const Unpacked w = unpack(elem, wc[i]), g = unpack(elem, gc[i]);
+    const bool finite = w.cls != Class::kNaN && w.cls != Class::kInf &&
+                        g.cls != Class::kNaN && g.cls != Class::kInf;
+    const uint64_t a = wc[i] & mag, b = gc[i] & mag;
+    if (elem != Fmt::kInt8 && finite && (wc[i] & sign) == (gc[i] & sign) &&
+        (a > b ? a - b : b - a) == 1) {
+      s += ", one ulp apart";
+    }
+  }
+  if (more) s += fmt::format("; {} more", more);
+  return s;
+}
+
 // --allow for a quantized block: a NaN scale on both sides (nan-payload:
 // the whole block decodes to NaN either way), or equal scales and every
 // differing element accepted by the element rule (nan-payload,
@@ -195,6 +225,14 @@ class MxQuantizeOp : public Op {
         gb(got.begin() + 1, got.end());
     return classify_block(elem_, want[0], got[0], unpack_codes(elem_, wb, n),
                           unpack_codes(elem_, gb, n), in);
+  }
+  std::string explain(std::span<const uint64_t>, std::span<const uint64_t> want,
+                      std::span<const uint64_t> got) const override {
+    const size_t n = static_cast<size_t>(p_.block);
+    std::vector<uint8_t> wb(want.begin() + 1, want.end()),
+        gb(got.begin() + 1, got.end());
+    return explain_block(elem_, unpack_codes(elem_, wb, n),
+                         unpack_codes(elem_, gb, n));
   }
   std::string accepted(std::span<const uint64_t> /*in*/,
                        std::span<const uint64_t> want,
@@ -289,6 +327,12 @@ class Nvfp4QuantizeOp : public Op {
     }
     return classify_block(Fmt::kE2M1, want[0], got[0], wc, gc,
                           in.subspan(1, 16), Fmt::kUE4M3);
+  }
+  std::string explain(std::span<const uint64_t>, std::span<const uint64_t> want,
+                      std::span<const uint64_t> got) const override {
+    std::vector<uint8_t> wb(want.begin() + 1, want.end()),
+        gb(got.begin() + 1, got.end());
+    return explain_block(Fmt::kE2M1, unpack_fp4(wb, 16), unpack_fp4(gb, 16));
   }
   std::string accepted(std::span<const uint64_t> in,
                        std::span<const uint64_t> want,
