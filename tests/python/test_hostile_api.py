@@ -11,7 +11,7 @@ import pytest
 import mxconform as mx
 from mxconform import _mxconform as _raw
 import mxconform.strategies  # noqa: F401 - needs hypothesis (test deps)
-from mxconform import strategies
+from mxconform import strategies, vectors
 
 X = np.random.default_rng(23).standard_normal((64, 128)).astype(np.float32)
 
@@ -283,6 +283,15 @@ def _calls():
         ("strategies.mx_blocks.elem", lambda v: strategies.mx_blocks(
             elem=v)),
         ("strategies.mx_blocks.profile", lambda v: strategies.mx_blocks(v)),
+        ("vectors.generate.op", lambda v: vectors.generate(v, level=0)),
+        ("vectors.generate.level", lambda v: vectors.generate(
+            "convert", level=v, to="e2m1", from_="f32")),
+        ("vectors.generate.seed", lambda v: vectors.generate(
+            "convert", level=0, seed=v, to="e2m1", from_="f32")),
+        ("vectors.generate.shard", lambda v: vectors.generate(
+            "convert", level=0, shard=(0, v), to="e2m1", from_="f32")),
+        ("vectors.generate.keys", lambda v: vectors.generate(
+            "convert", level=0, to=v, from_="f32")),
     ]
 
 
