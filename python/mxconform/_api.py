@@ -440,6 +440,8 @@ def quantize(x, profile: str, elem: Optional[str] = None, axis: int = -1,
             if np.isnan(tensor_amax) or tensor_amax < 0:
                 raise ValueError(f"tensor_amax: an amax is >= 0 and not NaN, "
                                  f"got {tensor_amax}")
+            if tensor_amax == 0:  # -0.0 is the amax 0, not a sign bit
+                tensor_amax = np.float32(0)
             amax_bits = int(np.float32(tensor_amax).view(np.uint32))
         if a.size == 0:  # the tensor scale of amax (default 0) alone
             _, _, s_enc = _ext.quantize_nvfp4(

@@ -150,6 +150,14 @@ def test_nvfp4_tensor_amax_type(amax):
     _names_arg(e, "tensor_amax")
 
 
+def test_tensor_amax_negative_zero_is_zero():
+    a = mx.quantize(X, "te-nvfp4", tensor_amax=-0.0)
+    b = mx.quantize(X, "te-nvfp4", tensor_amax=0.0)
+    np.testing.assert_array_equal(a.codes, b.codes)
+    assert a.tensor_scale.view(np.uint32) == b.tensor_scale.view(np.uint32)
+    assert not np.signbit(a.tensor_amax)
+
+
 def test_tensor_amax_takes_a_0d_array():
     a = mx.quantize(X, "te-nvfp4", tensor_amax=np.array(4.0, np.float32))
     b = mx.quantize(X, "te-nvfp4", tensor_amax=4.0)
