@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "emu/block/pack.h"
+#include "emu/block/swizzle.h"
+#include "emu/checked.h"
 
 using namespace mxc;
 using Bytes = std::vector<uint8_t>;
@@ -116,4 +118,30 @@ TEST_CASE("Codes wider than the format and short inputs are rejected",
   CHECK_THROWS_AS(unpack_fp4(Bytes{0x00}, 3), std::invalid_argument);
   CHECK_THROWS_AS(unpack_fp6(Bytes{0x00, 0x00}, 3), std::invalid_argument);
   CHECK_NOTHROW(unpack_fp6(Bytes{0x00, 0x00, 0x00}, 3));
+}
+
+TEST_CASE("Huge sizes are an error, not a wrapped product", "[pack]") {
+  // n = 2^64 - 1 codes: 4 * n and 6 * n wrap; the length check must not.
+  const size_t huge = ~size_t{0};
+  CHECK_THROWS_AS(unpack_fp4(Bytes{0x00}, huge), std::invalid_argument);
+  CHECK_THROWS_AS(unpack_fp6(Bytes{0x00}, huge), std::invalid_argument);
+  CHECK_THROWS_AS(unpack_fp6(Bytes{0x00}, huge / 6 + 1),
+                  std::invalid_argument);
+  // round_up(rows) * round_up(kblocks) wraps to 0 or 512 for these.
+  CHECK_THROWS_AS(swizzled_scale_size((size_t{1} << 62) + 1, 4),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(swizzled_scale_size(size_t{1} << 62, 4),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(swizzled_scale_size(size_t{1} << 57, 128),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(swizzled_scale_size(huge, 1), std::invalid_argument);
+  CHECK_THROWS_AS(unswizzle_scales(Bytes(512), (size_t{1} << 62) + 1, 4),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(swizzle_scales(Bytes{}, size_t{1} << 62, 4),
+                  std::invalid_argument);
+  CHECK(swizzled_scale_size(129, 5) == 256 * 8);
+  CHECK(mxc::checked_mul(size_t{1} << 31, size_t{1} << 32, "x") ==
+        size_t{1} << 63);
+  CHECK_THROWS_AS(mxc::checked_mul(size_t{1} << 32, size_t{1} << 32, "x"),
+                  std::invalid_argument);
 }

@@ -7,10 +7,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "conformance/sha256.h"
 #include "conformance/vectors/generate.h"
+#include "conformance/vectors/op.h"
 #include "conformance/vectors/verify.h"
 
 using namespace mxc;
@@ -191,4 +195,88 @@ TEST_CASE("the verifier classifies injected faults", "[vectors][classify]") {
   CHECK(r.by_class.count("tie-flip") == 1);  // and it is a tie: 1.0/1.125
   r = one("3F8C0000", "38 01");  // 1.09375 -> RNE 1.125 (0x39); 0x38 is RZ
   CHECK(r.by_class.count("rounding-mode:rz") == 1);
+}
+
+TEST_CASE("quantize ops accept what --allow names, per block",
+          "[vectors][classify]") {
+  auto op_of = [](std::map<std::string, std::string> kv) {
+    Header h;
+    h.kv = std::move(kv);
+    return make_op(h);
+  };
+  const std::vector<std::string> none, nan = {"nan-payload"},
+                                       soz = {"sign-of-zero"};
+  // MX E4M3: element 0 is +0; -0 is a sign-of-zero variation.
+  auto mx = op_of({{"op", "mx-quantize"}, {"profile", "ocp-v1"},
+                   {"elem", "e4m3"}, {"block", "32"}});
+  std::vector<uint64_t> in(32, 0);
+  in[1] = 0x3F800000;  // 1.0
+  const auto want = mx->expected(in);
+  auto got = want;
+  REQUIRE(want[1] == 0x00);
+  got[1] = 0x80;
+  CHECK(mx->accepted(in, want, got, none).empty());
+  CHECK(mx->accepted(in, want, got, soz) == "sign-of-zero");
+  CHECK(mx->accepted(in, want, got, nan).empty());
+  got[2] ^= 1;  // and one more element differs: not accepted
+  CHECK(mx->accepted(in, want, got, soz).empty());
+  // A NaN element written with the other sign (torchao vs OCP).
+  got = want;
+  got[2] = 0x7F;
+  auto want_nan = want;
+  want_nan[2] = 0xFF;
+  CHECK(mx->accepted(in, want_nan, got, nan) == "nan-payload");
+
+  // NVFP4: UE4M3 scale NaN 0x7F vs 0xFF.
+  auto te = op_of({{"op", "nvfp4-quantize"}, {"profile", "te-nvfp4"}});
+  std::vector<uint64_t> tin(17, 0x3F800000);
+  auto tw = te->expected(tin), tg = tw;
+  tw[0] = 0x7F;
+  tg[0] = 0xFF;
+  CHECK(te->classify(tin, tw, tg) == "scale:nan-payload");
+  CHECK(te->accepted(tin, tw, tg, nan) == "nan-payload");
+  CHECK(te->accepted(tin, tw, tg, none).empty());
+  tg[0] = 0x7E;  // NaN vs 448: a scale mismatch
+  CHECK(te->classify(tin, tw, tg) == "scale-off-by-one");
+  CHECK(te->accepted(tin, tw, tg, nan).empty());
+
+  // torchao NVFP4, amax 6e-45: the decode scale amax / 2688 is 0, so the
+  // zero elements are 0 / 0 inside a block with a finite scale.
+  auto ta = op_of({{"op", "nvfp4-quantize"}, {"profile", "torchao-nvfp4"}});
+  std::vector<uint64_t> ain(17, 0);
+  ain[0] = 4;  // tensor amax 6e-45 (f32 subnormal 4)
+  ain[1] = 4;  // x0 = 6e-45: 6e-45 / 0 = Inf, not NaN
+  const auto aw = ta->expected(ain);
+  auto ag = aw;
+  ag[1 + 2] ^= 0x80;  // element 5: the high nibble of byte 2
+  CHECK(ta->classify(ain, aw, ag) == "element:nan-input");
+  CHECK(ta->accepted(ain, aw, ag, nan) == "nan-payload");
+  CHECK(ta->accepted(ain, aw, ag, none).empty());
+  ag = aw;
+  ag[1] ^= 0x01;  // element 0 (x = 6e-45): not a NaN variation
+  CHECK(ta->accepted(ain, aw, ag, nan).empty());
+}
+
+TEST_CASE("verify reports the differing elements of a quantized block",
+          "[vectors][classify]") {
+  Header h;
+  h.kv = {{"op", "mx-quantize"}, {"profile", "ocp-v1"}, {"elem", "e4m3"},
+          {"block", "32"}};
+  const auto op = make_op(h);
+  std::vector<uint64_t> in(32, 0x3F800000);  // 1.0
+  in[13] = 0x40400000;                       // 3.0
+  const auto want = op->expected(in);
+  auto got = want;
+  // Scale 2^-7 (ocp-v1: floor(log2 3) - 8), so 3.0 is element code 384
+  // (0x7C); one code up is 416.
+  got[1 + 13] += 1;
+  const std::string e = op->explain(in, want, got);
+  INFO(e);
+  CHECK(e.find("element 13: expected 384 (e4m3 7C), got 416 (e4m3 7D)") !=
+        std::string::npos);
+  CHECK(e.find("one ulp apart") != std::string::npos);
+  CHECK(e.find("element 0") == std::string::npos);
+  got[1 + 13] ^= 0x80;  // opposite signs: not one ulp
+  CHECK(op->explain(in, want, got).find("one ulp") == std::string::npos);
+  CHECK(op->explain(in, want, want).empty());
 }

@@ -37,9 +37,16 @@ class Op {
   // Header keys the op resolved from defaults (written by gen so that the
   // header records every choice: round, overflow, packing, ...).
   virtual Header resolved() const = 0;
-  // Whether two results differ only in a way `allow` accepts; returns the
-  // accepted variation's name or "".
-  virtual std::string accepted(std::span<const uint64_t> want,
+  // For reports: what differs inside a case whose result is a tuple (a
+  // quantized block: each differing element with its index, both codes
+  // decoded, "one ulp" where adjacent), or "" (the decoded results say it).
+  virtual std::string explain(std::span<const uint64_t> in,
+                              std::span<const uint64_t> want,
+                              std::span<const uint64_t> got) const;
+  // Whether two results of the case `in` differ only in a way `allow`
+  // accepts; returns the accepted variation's name or "".
+  virtual std::string accepted(std::span<const uint64_t> in,
+                               std::span<const uint64_t> want,
                                std::span<const uint64_t> got,
                                const std::vector<std::string>& allow) const;
 };

@@ -1,6 +1,7 @@
 // op=mx-quantize, op=nvfp4-quantize, op=mx-dot.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "conformance/block_cases.h"
@@ -75,11 +76,23 @@ size_t block_cases(const Level& lv) {
          block_class_count() * (lv.level == 0 ? 4 : lv.level == 1 ? 40 : 4000);
 }
 
+// A scale code that is NaN: E8M0 0xFF; UE4M3 0x7F, also with the unused
+// sign bit set (0xFF: torchao stores the scale as a signed float8_e4m3fn).
+bool scale_is_nan(Fmt scale_fmt, uint64_t s) {
+  return scale_fmt == Fmt::kE8M0 ? s == 0xFF : (s & 0x7F) == 0x7F;
+}
+
 std::string classify_block(Fmt elem, uint64_t want_scale, uint64_t got_scale,
                            const std::vector<uint8_t>& wc,
                            const std::vector<uint8_t>& gc,
-                           std::span<const uint64_t> x) {
+                           std::span<const uint64_t> x,
+                           Fmt scale_fmt = Fmt::kE8M0) {
   if (want_scale != got_scale) {
+    // Both NaN: every element of both blocks decodes to NaN.
+    if (scale_is_nan(scale_fmt, want_scale) &&
+        scale_is_nan(scale_fmt, got_scale)) {
+      return "scale:nan-payload";
+    }
     const int64_t d = static_cast<int64_t>(got_scale) -
                       static_cast<int64_t>(want_scale);
     return d == 1 || d == -1 ? "scale-off-by-one" : "scale";
@@ -102,6 +115,67 @@ std::string classify_block(Fmt elem, uint64_t want_scale, uint64_t got_scale,
            classify_element(Fmt::kF64, elem, sat, scaled, wc[i], gc[i]);
   }
   return "other";
+}
+
+// The differing elements of a block, for reports: "; element 13:
+// expected 3 (e4m3 44), got 3.25 (e4m3 45), one ulp apart" (at most 8).
+std::string explain_block(Fmt elem, const std::vector<uint8_t>& wc,
+                          const std::vector<uint8_t>& gc) {
+  std::string s;
+  int shown = 0, more = 0;
+  const FormatDesc& d = desc(elem);
+  const uint64_t sign = d.sign_mask(), mag = d.storage_mask() & ~sign;
+  for (size_t i = 0; i < wc.size() && i < gc.size(); ++i) {
+    if (wc[i] == gc[i]) continue;
+    if (shown == 8) {
+      ++more;
+      continue;
+    }
+    ++shown;
+    s += fmt::format("; element {}: expected {}, got {}", i,
+                     describe(elem, wc[i]), describe(elem, gc[i]));
+    const Unpacked w = unpack(elem, wc[i]), g = unpack(elem, gc[i]);
+    const bool finite = w.cls != Class::kNaN && w.cls != Class::kInf &&
+                        g.cls != Class::kNaN && g.cls != Class::kInf;
+    const uint64_t a = wc[i] & mag, b = gc[i] & mag;
+    if (elem != Fmt::kInt8 && finite && (wc[i] & sign) == (gc[i] & sign) &&
+        (a > b ? a - b : b - a) == 1) {
+      s += ", one ulp apart";
+    }
+  }
+  if (more) s += fmt::format("; {} more", more);
+  return s;
+}
+
+// --allow for a quantized block: a NaN scale on both sides (nan-payload:
+// the whole block decodes to NaN either way), or equal scales and every
+// differing element accepted by the element rule (nan-payload,
+// sign-of-zero, ulp=N); "nan-payload" also accepts elements whose exact
+// value is NaN (`nan_element(i)`: 0 x Inf when the NVFP4 tensor scale
+// overflows), which FP4 cannot encode.
+template <class NanElement>
+std::string accept_block(Fmt elem, Fmt scale_fmt, uint64_t want_scale,
+                         uint64_t got_scale, const std::vector<uint8_t>& wc,
+                         const std::vector<uint8_t>& gc,
+                         const std::vector<std::string>& allow,
+                         NanElement nan_element) {
+  const bool nan_ok =
+      std::find(allow.begin(), allow.end(), "nan-payload") != allow.end();
+  if (want_scale != got_scale) {
+    return nan_ok && scale_is_nan(scale_fmt, want_scale) &&
+                   scale_is_nan(scale_fmt, got_scale)
+               ? "nan-payload"
+               : "";
+  }
+  std::string name;
+  for (size_t i = 0; i < wc.size(); ++i) {
+    if (wc[i] == gc[i]) continue;
+    std::string a = accept_element(elem, wc[i], gc[i], allow);
+    if (a.empty() && nan_ok && nan_element(i)) a = "nan-payload";
+    if (a.empty()) return "";
+    if (name.empty()) name = a;
+  }
+  return name;
 }
 
 class MxQuantizeOp : public Op {
@@ -151,6 +225,25 @@ class MxQuantizeOp : public Op {
         gb(got.begin() + 1, got.end());
     return classify_block(elem_, want[0], got[0], unpack_codes(elem_, wb, n),
                           unpack_codes(elem_, gb, n), in);
+  }
+  std::string explain(std::span<const uint64_t>, std::span<const uint64_t> want,
+                      std::span<const uint64_t> got) const override {
+    const size_t n = static_cast<size_t>(p_.block);
+    std::vector<uint8_t> wb(want.begin() + 1, want.end()),
+        gb(got.begin() + 1, got.end());
+    return explain_block(elem_, unpack_codes(elem_, wb, n),
+                         unpack_codes(elem_, gb, n));
+  }
+  std::string accepted(std::span<const uint64_t> /*in*/,
+                       std::span<const uint64_t> want,
+                       std::span<const uint64_t> got,
+                       const std::vector<std::string>& allow) const override {
+    const size_t n = static_cast<size_t>(p_.block);
+    std::vector<uint8_t> wb(want.begin() + 1, want.end()),
+        gb(got.begin() + 1, got.end());
+    return accept_block(elem_, Fmt::kE8M0, want[0], got[0],
+                        unpack_codes(elem_, wb, n), unpack_codes(elem_, gb, n),
+                        allow, [](size_t) { return false; });
   }
   std::string decode_results(std::span<const uint64_t> r) const override {
     std::vector<uint8_t> b(r.begin() + 1, r.end());
@@ -226,8 +319,30 @@ class Nvfp4QuantizeOp : public Op {
                        std::span<const uint64_t> got) const override {
     std::vector<uint8_t> wb(want.begin() + 1, want.end()),
         gb(got.begin() + 1, got.end());
-    return classify_block(Fmt::kE2M1, want[0], got[0], unpack_fp4(wb, 16),
-                          unpack_fp4(gb, 16), in.subspan(1, 16));
+    const auto wc = unpack_fp4(wb, 16), gc = unpack_fp4(gb, 16);
+    if (want[0] == got[0]) {
+      for (size_t i = 0; i < 16; ++i) {
+        if (wc[i] != gc[i] && nan_element(in, i)) return "element:nan-input";
+      }
+    }
+    return classify_block(Fmt::kE2M1, want[0], got[0], wc, gc,
+                          in.subspan(1, 16), Fmt::kUE4M3);
+  }
+  std::string explain(std::span<const uint64_t>, std::span<const uint64_t> want,
+                      std::span<const uint64_t> got) const override {
+    std::vector<uint8_t> wb(want.begin() + 1, want.end()),
+        gb(got.begin() + 1, got.end());
+    return explain_block(Fmt::kE2M1, unpack_fp4(wb, 16), unpack_fp4(gb, 16));
+  }
+  std::string accepted(std::span<const uint64_t> in,
+                       std::span<const uint64_t> want,
+                       std::span<const uint64_t> got,
+                       const std::vector<std::string>& allow) const override {
+    std::vector<uint8_t> wb(want.begin() + 1, want.end()),
+        gb(got.begin() + 1, got.end());
+    return accept_block(Fmt::kE2M1, Fmt::kUE4M3, want[0], got[0],
+                        unpack_fp4(wb, 16), unpack_fp4(gb, 16), allow,
+                        [&](size_t i) { return nan_element(in, i); });
   }
   std::string decode_results(std::span<const uint64_t> r) const override {
     std::vector<uint8_t> b(r.begin() + 1, r.end());
@@ -238,6 +353,19 @@ class Nvfp4QuantizeOp : public Op {
   }
 
  private:
+  // Element i's exact scaled value is NaN: a zero x divided by a zero
+  // decode scale (torchao/ModelOpt: the tensor value amax / 2688
+  // underflows to 0, so x / (scale * 0) is 0 / 0), or times an infinite
+  // encode scale S_enc (0 x Inf). FP4 cannot encode NaN; libraries differ.
+  bool nan_element(std::span<const uint64_t> in, size_t i) const {
+    if ((in[1 + i] & 0x7FFFFFFFu) != 0) return false;
+    const uint32_t t =
+        nvfp4_tensor_scale(*p_, static_cast<uint32_t>(in[0])) & 0x7FFFFFFFu;
+    if (p_->rule == Nvfp4Rule::kTorchao || p_->rule == Nvfp4Rule::kModelopt)
+      return t == 0;
+    return t >= 0x7F800000u;
+  }
+
   Level lv_;
   const Nvfp4Profile* p_;
   bool sr_;
@@ -311,7 +439,8 @@ class MxDotOp : public Op {
   std::string decode_results(std::span<const uint64_t> r) const override {
     return describe(out_, r[0]);
   }
-  std::string accepted(std::span<const uint64_t> want,
+  std::string accepted(std::span<const uint64_t> /*in*/,
+                       std::span<const uint64_t> want,
                        std::span<const uint64_t> got,
                        const std::vector<std::string>& allow) const override {
     return accept_element(out_, want[0], got[0], allow);
@@ -387,7 +516,8 @@ class MxDequantizeOp : public Op {
       s += (j ? " " : "") + describe(Fmt::kF32, r[j]);
     return s + " ...";
   }
-  std::string accepted(std::span<const uint64_t> want,
+  std::string accepted(std::span<const uint64_t> /*in*/,
+                       std::span<const uint64_t> want,
                        std::span<const uint64_t> got,
                        const std::vector<std::string>& allow) const override {
     std::string name;

@@ -41,7 +41,13 @@ Level level_of(const Header& h) {
   return l;
 }
 
+std::string Op::explain(std::span<const uint64_t>, std::span<const uint64_t>,
+                        std::span<const uint64_t>) const {
+  return "";
+}
+
 std::string Op::accepted(std::span<const uint64_t>, std::span<const uint64_t>,
+                         std::span<const uint64_t>,
                          const std::vector<std::string>&) const {
   return "";
 }

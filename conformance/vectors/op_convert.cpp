@@ -125,7 +125,8 @@ class ConvertOp : public Op {
   std::string decode_results(std::span<const uint64_t> r) const override {
     return fmt::format("{} flags {:02X}", describe(to_, r[0]), r[1]);
   }
-  std::string accepted(std::span<const uint64_t> want,
+  std::string accepted(std::span<const uint64_t> /*in*/,
+                       std::span<const uint64_t> want,
                        std::span<const uint64_t> got,
                        const std::vector<std::string>& allow) const override {
     // --allow flags: subjects that produce no exception flags.

@@ -212,7 +212,8 @@ class MmaOp : public Op {
   std::string decode_results(std::span<const uint64_t> r) const override {
     return describe(m_->c_fmt, r[0]);
   }
-  std::string accepted(std::span<const uint64_t> want,
+  std::string accepted(std::span<const uint64_t> /*in*/,
+                       std::span<const uint64_t> want,
                        std::span<const uint64_t> got,
                        const std::vector<std::string>& allow) const override {
     return accept_element(m_->c_fmt, want[0], got[0], allow);

@@ -216,7 +216,7 @@ Report verify(std::istream& vin, const std::string& vname, std::istream* rin,
     ++rep.cases;
     if (o.progress && (rep.cases & 0xFFFFF) == 0) o.progress(rep.cases);
     if (got == want) continue;
-    const std::string acc = op->accepted(want, got, o.allow);
+    const std::string acc = op->accepted(in, want, got, o.allow);
     if (!acc.empty()) {
       ++rep.accepted;
       ++rep.accepted_by[acc];
@@ -228,11 +228,12 @@ Report verify(std::istream& vin, const std::string& vname, std::istream* rin,
     if (rep.first.size() < o.max_errors) {
       rep.first.push_back(
           {rr ? rr->line() : vr.line(), cls,
-           fmt::format("{} => {}  expected: {}   [{} vs {}]",
+           fmt::format("{} => {}  expected: {}   [{} vs {}]{}",
                        join_fields(in, in_spec, 0, in.size()),
                        join_fields(got, out_spec, 0, got.size()),
                        join_fields(want, out_spec, 0, want.size()),
-                       op->decode_results(got), op->decode_results(want))});
+                       op->decode_results(got), op->decode_results(want),
+                       op->explain(in, want, got))});
     }
   }
   if (rep.cases != *declared) {

@@ -3,26 +3,34 @@
 #include <stdexcept>
 #include <string>
 
+#include "emu/checked.h"
+
 namespace mxc {
 namespace {
 
+// Errors name the argument ("codes", "n") and then the function.
 void check_codes(std::span<const uint8_t> codes, unsigned max_code,
                  const char* what) {
   for (size_t i = 0; i < codes.size(); ++i) {
     if (codes[i] > max_code) {
       throw std::invalid_argument(
-          std::string(what) + ": code " + std::to_string(codes[i]) +
-          " at index " + std::to_string(i) + " is wider than the format");
+          "codes: code " + std::to_string(codes[i]) + " at index " +
+          std::to_string(i) + " is wider than the format (" + what + ")");
     }
   }
 }
 
-void check_length(std::span<const uint8_t> bytes, size_t need,
+// n codes of `bits` bits each need ceil(n * bits / 8) bytes; n is checked
+// for overflow before the multiply.
+void check_length(std::span<const uint8_t> bytes, size_t n, unsigned bits,
                   const char* what) {
+  const size_t need = checked_mul(n / 8, bits, "n") +
+                      (n % 8 * bits + 7) / 8;
   if (bytes.size() < need) {
-    throw std::invalid_argument(std::string(what) + ": need " +
-                                std::to_string(need) + " bytes, got " +
-                                std::to_string(bytes.size()));
+    throw std::invalid_argument(
+        "n: " + std::to_string(n) + " codes need " + std::to_string(need) +
+        " packed bytes, got " + std::to_string(bytes.size()) + " (" + what +
+        ")");
   }
 }
 
@@ -39,7 +47,7 @@ std::vector<uint8_t> pack_fp4(std::span<const uint8_t> codes) {
 }
 
 std::vector<uint8_t> unpack_fp4(std::span<const uint8_t> bytes, size_t n) {
-  check_length(bytes, packed_fp4_bytes(n), "unpack_fp4");
+  check_length(bytes, n, 4, "unpack_fp4");
   std::vector<uint8_t> out(n);
   for (size_t i = 0; i < n; ++i) {
     out[i] = static_cast<uint8_t>((bytes[i / 2] >> (4 * (i % 2))) & 0xF);
@@ -63,7 +71,7 @@ std::vector<uint8_t> pack_fp6(std::span<const uint8_t> codes) {
 }
 
 std::vector<uint8_t> unpack_fp6(std::span<const uint8_t> bytes, size_t n) {
-  check_length(bytes, (6 * n + 7) / 8, "unpack_fp6");
+  check_length(bytes, n, 6, "unpack_fp6");
   std::vector<uint8_t> out(n);
   for (size_t i = 0; i < n; ++i) {
     const size_t bit = 6 * i;

@@ -355,7 +355,7 @@ void tally(vec::Report& r, const vec::Op& op, const Family& f, std::span<const u
            const ReplayOptions& o, const std::string& harness_class) {
   ++r.cases;
   if (std::equal(want.begin(), want.end(), got.begin(), got.end())) return;
-  const std::string acc = op.accepted(want, got, o.allow);
+  const std::string acc = op.accepted(in, want, got, o.allow);
   if (!acc.empty()) {
     ++r.accepted;
     ++r.accepted_by[acc];

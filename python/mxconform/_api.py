@@ -7,7 +7,7 @@ from typing import Optional
 import numpy as np
 
 from . import _mxconform as _ext
-from ._arrays import as_array, code_dtype, value_format
+from ._arrays import _is_torch, as_array, code_dtype, value_format
 
 _FLOAT_OUT = {"f32": np.float32, "f64": np.float64, "f16": np.float16}
 _MX_ELEMS = ("e4m3", "e5m2", "e3m2", "e2m3", "e2m1", "int8")
@@ -62,9 +62,8 @@ def set_num_threads(n: int) -> None:
     at least 2^18 elements each; results do not depend on the count).
     0 (the default) means every core; 1 keeps every call on the calling
     thread. gemm() and 2-D tiles run on one thread."""
-    if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
-        raise TypeError(f"n: expected an int, got {type(n).__name__}")
-    _ext.set_num_threads(int(n))
+    _ext.set_num_threads(_check_int(n, "n", lo=0, hi=_INT_MAX,
+                                      required=True))
 
 
 def get_num_threads() -> int:
@@ -78,6 +77,40 @@ def _check_str(v, name):
         raise TypeError(f"{name}: expected a name (str), got "
                         f"{type(v).__name__}")
     return v
+
+
+# Formats torch has a dtype for (codes come back as tensors of that dtype;
+# UE4M3 scales as float8_e4m3fn, torchao's NVFP4 scale dtype).
+_TORCH_OUT = {"e4m3": "float8_e4m3fn", "e5m2": "float8_e5m2",
+              "e8m0": "float8_e8m0fnu", "ue4m3": "float8_e4m3fn"}
+
+
+def _out(a, torch_in, fmt=None):
+    """numpy in, numpy out; torch in, a CPU torch tensor out: float values
+    as their dtype, bf16 as torch.bfloat16, E4M3/E5M2/E8M0/UE4M3 codes as
+    torch float8 dtypes, other codes as uint8 (uint16... for wider)."""
+    if not torch_in:
+        return a
+    import torch
+
+    a = np.ascontiguousarray(a)
+    if fmt == "bf16":
+        return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
+    t = torch.from_numpy(a)
+    name = _TORCH_OUT.get(fmt)
+    if name is not None and hasattr(torch, name) and a.itemsize == 1:
+        t = t.view(getattr(torch, name))
+    return t
+
+
+def _check_bool(v, name):
+    """A boolean option: bool, numpy bool, or the ints 0 / 1. Anything else
+    (a truthy string such as "no", None, 2) is a TypeError naming it."""
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, (int, np.integer)) and v in (0, 1):
+        return bool(v)
+    raise TypeError(f"{name}: expected True or False, got {v!r}")
 
 
 def _fmt_info(name, arg):
@@ -136,8 +169,12 @@ def convert(x, to: str, round: str = "rne", saturate: bool = False,
     Returns a numpy array of the same shape: float32/float64/float16 when
     `to` is one of those, else unsigned integer codes of the storage width
     (uint8 for FP8/FP6/FP4/E8M0/UE4M3/int8, uint16 for bf16, ...).
-    f32 sources into 8-bit-or-narrower targets take the SIMD fast path.
+    f32 sources into 8-bit-or-narrower targets take the SIMD fast path,
+    into bf16/f16 the wide fast path (not for rs/rs-full or relu).
+    torch tensors in give torch tensors out (see docs/python.md).
     """
+    saturate = _check_bool(saturate, "saturate")
+    relu = _check_bool(relu, "relu")
     a, src = _source(x, "x", from_fmt)
     _fmt_info(_check_str(to, "to"), "to")
     _check_str(round, "round")
@@ -149,10 +186,10 @@ def convert(x, to: str, round: str = "rne", saturate: bool = False,
         if rb.shape != a.shape:
             raise ValueError(f"rbits: shape {rb.shape} differs from x's "
                              f"{a.shape}")
-    out = _ext.convert(a, src, to, round, bool(saturate), bool(relu), rb)
+    out = _ext.convert(a, src, to, round, saturate, relu, rb)
     if to in _FLOAT_OUT:
         out = out.view(_FLOAT_OUT[to])
-    return out
+    return _out(out, _is_torch(x), to)
 
 
 def decode(codes, fmt: Optional[str] = None, to: str = "f32"):
@@ -249,13 +286,39 @@ def _matrix(a, axis, tile, name="x"):
                      f"{name}, down axis 0; got axis={axis} for {nd}-D")
 
 
-def _check_int(v, name, lo=1):
+_SIZE_MAX = 2**63 - 1  # sizes and counts cross into C++ as 64-bit ints
+
+
+_INT_MAX = 2**31 - 1  # rows, columns, K: C++ int
+
+
+def _scalar(v, name):
+    """A float argument: a Python/numpy number or a 0-d array / tensor
+    (not a bool, not a string)."""
+    if isinstance(v, (bool, np.bool_, str, bytes)):
+        raise TypeError(f"{name}: expected a float, got {type(v).__name__}")
+    if isinstance(v, (int, float, np.floating, np.integer)):
+        return np.float64(v) if not isinstance(v, np.floating) else v
+    if hasattr(v, "shape") and tuple(v.shape) == () and hasattr(v, "item"):
+        item = v.item()
+        if isinstance(item, (int, float)) and not isinstance(item, bool):
+            return np.float64(item) if not isinstance(
+                v, np.ndarray) else v[()]
+    raise TypeError(f"{name}: expected a float (or a 0-d array), got "
+                    f"{type(v).__name__}")
+
+
+def _check_int(v, name, lo=1, hi=_SIZE_MAX, required=False):
     if v is None:
+        if required:
+            raise TypeError(f"{name}: expected an int, got None")
         return None
     if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
         raise TypeError(f"{name}: expected an int, got {type(v).__name__}")
     if v < lo:
         raise ValueError(f"{name}: must be >= {lo}, got {v}")
+    if v > hi:
+        raise ValueError(f"{name}: must be <= {hi}, got {v}")
     return int(v)
 
 
@@ -290,11 +353,24 @@ def quantize(x, profile: str, elem: Optional[str] = None, axis: int = -1,
     a = _as_f32(x, "x")
     if elem is not None:
         _check_str(elem, "elem")
-    block = _check_int(block, "block")
-    tile = _check_int(tile, "tile")
+    block = _check_int(block, "block", hi=_INT_MAX)
+    tile = _check_int(tile, "tile", hi=_INT_MAX)
+    if tile is not None:
+        # A tile is the block in both directions: block= and axis= would
+        # be ignored, so they are refused (block=tile, axis=-1/1 are fine).
+        if block is not None and block != tile:
+            raise ValueError(f"block: 2-D tiles of {tile} x {tile} are the "
+                             f"blocks; block={block} cannot be combined "
+                             "with tile=")
+        if not isinstance(axis, (int, np.integer)) or isinstance(
+                axis, bool) or axis not in (-1, 1):
+            raise ValueError(f"axis: 2-D tiles take no axis (their scales "
+                             f"come in the row-wise layout); got axis="
+                             f"{axis!r} with tile={tile}")
     rows, cols, ax = _matrix(a, axis, tile)
-    if rows * cols == 0:
-        raise ValueError("x: is empty")
+    if rows > _INT_MAX or cols > _INT_MAX:
+        raise ValueError(f"x: {rows} rows x {cols} columns; the quantizers "
+                         f"take at most {_INT_MAX} of each")
     if p["kind"] == "mx":
         if rbits is not None or seed is not None or tensor_amax is not None:
             bad = "rbits" if rbits is not None else (
@@ -316,8 +392,11 @@ def quantize(x, profile: str, elem: Optional[str] = None, axis: int = -1,
             if rows % tile or cols % tile:
                 raise ValueError(f"tile: x's shape {a.shape} is not a "
                                  f"multiple of the tile {tile}")
-        scales, codes = _ext.quantize_mx(a, rows, cols, profile, e,
-                                         block or 0, ax, tile or 0)
+        if a.size == 0:
+            scales, codes = _empty_result(rows, cols, ax, tile or blk)
+        else:
+            scales, codes = _ext.quantize_mx(a, rows, cols, profile, e,
+                                             block or 0, ax, tile or 0)
         meta = dict(profile=profile, kind="mx", elem=e, scale_fmt="e8m0",
                     axis=ax, block=tile or blk, tile=tile, tensor_amax=None,
                     tensor_scale=None)
@@ -335,9 +414,14 @@ def quantize(x, profile: str, elem: Optional[str] = None, axis: int = -1,
                              "multiple of the NVFP4 block size 16")
         if rbits is not None and seed is not None:
             raise ValueError("seed: give rbits or seed, not both")
+        for v, n in ((seed, "seed"), (rbits, "rbits")):
+            if v is not None and not p["stochastic_rounding"]:
+                raise ValueError(f"{n}: profile {profile!r} has no "
+                                 "stochastic rounding (its library rounds "
+                                 "to nearest even)")
         rb = None
         if seed is not None:
-            seed = _check_int(seed, "seed", lo=0)
+            seed = _check_int(seed, "seed", lo=0, hi=2**64 - 1)
             rb = _ext.sr_rbits(seed, a.size)
         elif rbits is not None:
             rb, _ = as_array(rbits, "rbits")
@@ -352,12 +436,21 @@ def quantize(x, profile: str, elem: Optional[str] = None, axis: int = -1,
                              "for 2-D tiles")
         amax_bits = None
         if tensor_amax is not None:
-            if not isinstance(tensor_amax, (int, float, np.floating,
-                                            np.integer)):
-                raise TypeError("tensor_amax: expected a float")
+            tensor_amax = _scalar(tensor_amax, "tensor_amax")
+            if np.isnan(tensor_amax) or tensor_amax < 0:
+                raise ValueError(f"tensor_amax: an amax is >= 0 and not NaN, "
+                                 f"got {tensor_amax}")
+            if tensor_amax == 0:  # -0.0 is the amax 0, not a sign bit
+                tensor_amax = np.float32(0)
             amax_bits = int(np.float32(tensor_amax).view(np.uint32))
-        scales, codes, s_enc = _ext.quantize_nvfp4(
-            a, rows, cols, profile, ax, tile or 0, amax_bits, rb)
+        if a.size == 0:  # the tensor scale of amax (default 0) alone
+            _, _, s_enc = _ext.quantize_nvfp4(
+                np.zeros(16, np.float32), 1, 16, profile, 1, 0,
+                0 if amax_bits is None else amax_bits, None)
+            scales, codes = _empty_result(rows, cols, ax, 16)
+        else:
+            scales, codes, s_enc = _ext.quantize_nvfp4(
+                a, rows, cols, profile, ax, tile or 0, amax_bits, rb)
         used_amax = (np.float32(tensor_amax) if tensor_amax is not None
                      else (np.float32(np.max(np.abs(a))) if a.size else
                            np.float32(0)))
@@ -370,7 +463,16 @@ def quantize(x, profile: str, elem: Optional[str] = None, axis: int = -1,
         scales = scales.reshape(-1)
     elif a.ndim > 2:
         scales = scales.reshape(a.shape[:-1] + (scales.shape[-1],))
+    if _is_torch(x):
+        scales = _out(scales, True, meta["scale_fmt"])
+        codes = _out(codes, True, meta["elem"])
     return Quantized(scales, codes, **meta)
+
+
+def _empty_result(rows, cols, ax, blk):
+    """Scales and codes of an empty x, in the shapes quantize returns."""
+    sshape = (rows, cols // blk) if ax == 1 else (rows // blk, cols)
+    return np.zeros(sshape, np.uint8), np.zeros((rows, cols), np.uint8)
 
 
 def dequantize(q, codes=None, *, profile: Optional[str] = None,
@@ -406,7 +508,7 @@ def dequantize(q, codes=None, *, profile: Optional[str] = None,
         kind = p["kind"]
         e = elem or p["default_elem"]
         _fmt_info(e, "elem")
-        blk = _check_int(block, "block") or p["block"]
+        blk = _check_int(block, "block", hi=_INT_MAX) or p["block"]
         s_enc = tensor_scale
         ax = None
         nv_profile = p["name"] if kind == "nvfp4" else None
@@ -421,16 +523,21 @@ def dequantize(q, codes=None, *, profile: Optional[str] = None,
     else:
         rows, cols = (c.shape[0], c.shape[1]) if c.ndim == 2 else (
             int(np.prod(c.shape[:-1])), c.shape[-1])
+    if rows > _INT_MAX or cols > _INT_MAX:
+        raise ValueError(f"codes: {rows} rows x {cols} columns; dequantize "
+                         f"takes at most {_INT_MAX} of each")
     if kind == "nvfp4":
         if s_enc is None:
             raise TypeError("tensor_scale: NVFP4 needs the tensor scale "
                             "S_enc (Quantized.tensor_scale)")
+        s_enc = _scalar(s_enc, "tensor_scale")
         s_enc_bits = int(np.float32(s_enc).view(np.uint32))
         out = _ext.dequantize(s, c, rows, cols, "e2m1", 16, ax, s_enc_bits,
                               nv_profile)
     else:
         out = _ext.dequantize(s, c, rows, cols, e, blk, ax, None)
-    return out.reshape(c.shape)
+    torch_in = any(_is_torch(v) for v in (scales, codes))
+    return _out(out.reshape(c.shape), torch_in)
 
 
 def swizzle_scales(scales, pad: int = 0):
@@ -446,10 +553,11 @@ def swizzle_scales(scales, pad: int = 0):
                          f"{s.ndim}-D")
     if s.dtype.itemsize != 1:
         raise TypeError(f"scales: expected 1-byte scale codes, got {s.dtype}")
-    pad = _check_int(pad, "pad", lo=0)
+    pad = _check_int(pad, "pad", lo=0, required=True)
     if pad > 255:
         raise ValueError("pad: must be a byte (0..255)")
-    return _ext.swizzle_scales(s, s.shape[0], s.shape[1], pad)
+    return _out(_ext.swizzle_scales(s, s.shape[0], s.shape[1], pad),
+                _is_torch(scales))
 
 
 def unswizzle_scales(tiled, rows: int, kblocks: int):
@@ -457,9 +565,9 @@ def unswizzle_scales(tiled, rows: int, kblocks: int):
     t, _ = as_array(tiled, "tiled")
     if t.dtype.itemsize != 1:
         raise TypeError(f"tiled: expected 1-byte scale codes, got {t.dtype}")
-    rows = _check_int(rows, "rows", lo=0)
-    kblocks = _check_int(kblocks, "kblocks", lo=0)
-    return _ext.unswizzle_scales(t, rows, kblocks)
+    rows = _check_int(rows, "rows", lo=0, required=True)
+    kblocks = _check_int(kblocks, "kblocks", lo=0, required=True)
+    return _out(_ext.unswizzle_scales(t, rows, kblocks), _is_torch(tiled))
 
 
 def _codes_u8(x, name):
@@ -473,28 +581,28 @@ def pack_fp4(codes):
     """E2M1 codes (one per byte) -> packed bytes, two per byte: element 2i
     in the low nibble (CUDA __nv_fp4x2, PTX cvt .e2m1x2). ValueError if a
     code exceeds 0xF. Flattens its input (C order)."""
-    return _ext.pack_fp4(_codes_u8(codes, "codes"))
+    return _out(_ext.pack_fp4(_codes_u8(codes, "codes")), _is_torch(codes))
 
 
 def unpack_fp4(packed, n: Optional[int] = None):
     """The first n (default all) E2M1 codes of packed FP4 bytes."""
     b = _codes_u8(packed, "packed")
     n = 2 * b.size if n is None else _check_int(n, "n", lo=0)
-    return _ext.unpack_fp4(b, n)
+    return _out(_ext.unpack_fp4(b, n), _is_torch(packed))
 
 
 def pack_fp6(codes):
     """E2M3/E3M2 codes (one per byte) -> packed bytes, four per three bytes
     (little-endian bit stream, CUTLASS subbyte layout). ValueError if a
     code exceeds 0x3F."""
-    return _ext.pack_fp6(_codes_u8(codes, "codes"))
+    return _out(_ext.pack_fp6(_codes_u8(codes, "codes")), _is_torch(codes))
 
 
 def unpack_fp6(packed, n: Optional[int] = None):
     """The first n (default all) 6-bit codes of packed FP6 bytes."""
     b = _codes_u8(packed, "packed")
     n = (8 * b.size) // 6 if n is None else _check_int(n, "n", lo=0)
-    return _ext.unpack_fp6(b, n)
+    return _out(_ext.unpack_fp6(b, n), _is_torch(packed))
 
 
 def _model(name):
@@ -534,10 +642,9 @@ def _scales_arg(x, name):
 
 def _c_code(c, cfmt):
     dt = np.float16 if cfmt == "f16" else np.float32
-    if isinstance(c, (int, float, np.floating, np.integer)):
-        return int(np.array(c, dtype=dt).view(
-            np.uint16 if cfmt == "f16" else np.uint32))
-    raise TypeError(f"c: expected a float, got {type(c).__name__}")
+    c = _scalar(c, "c")  # a float or a 0-d array / tensor
+    return int(np.array(c, dtype=dt).view(
+        np.uint16 if cfmt == "f16" else np.uint32))
 
 
 def mma(a, b, c: float = 0.0, *, model: str, a_fmt: Optional[str] = None,
@@ -587,7 +694,7 @@ def gemm(a, b, a_scales=None, b_scales=None, c=None, *, model: str,
     _check_str(layout, "layout")
     if layout not in ("TN", "NN", "NT", "TT"):
         raise ValueError(f"layout: expected TN, NN, NT or TT, got {layout!r}")
-    split_k = _check_int(split_k, "split_k")
+    split_k = _check_int(split_k, "split_k", hi=_INT_MAX, required=True)
     av, af = _operand(a, "a", a_fmt, "a_fmt")
     bv, bf = _operand(b, "b", b_fmt, "b_fmt")
     if av.ndim != 2 or bv.ndim != 2:
@@ -600,6 +707,9 @@ def gemm(a, b, a_scales=None, b_scales=None, c=None, *, model: str,
                          f"(layout {layout}: a is "
                          f"{'[M, K]' if layout[0] == 'T' else '[K, M]'}, b is "
                          f"{'[N, K]' if layout[1] == 'N' else '[K, N]'})")
+    if max(M, N, K) > _INT_MAX:
+        raise ValueError(f"a, b: M={M}, N={N}, K={K}; gemm takes at most "
+                         f"{_INT_MAX} of each")
     if K == 0 or K % m["L"]:
         raise ValueError(f"a: K={K} must be a positive multiple of model "
                          f"{model}'s L={m['L']}")
@@ -634,10 +744,18 @@ def gemm(a, b, a_scales=None, b_scales=None, c=None, *, model: str,
             raise ValueError(f"c: expected shape {(M, N)}, got {ca.shape}")
         cc = np.ascontiguousarray(ca.T).view(
             np.uint16 if cfmt == "f16" else np.uint32)
+    from ._arrays import _memory_bytes
+
+    need = M * N * 24  # D as uint64 codes, C as uint64, the float result
+    if need > _memory_bytes():
+        raise ValueError(f"a, b: the [{M}, {N}] output of an [{M}, {K}] x "
+                         f"[{K}, {N}] gemm needs about {need} bytes, more "
+                         f"than the machine's memory ({_memory_bytes()})")
     if split_k > 1 and K % (split_k * m["L"]):
         raise ValueError(f"split_k: K={K} must be a multiple of split_k * L "
                          f"= {split_k * m['L']}")
     d = _ext.gemm(av, bv, sa, sb, cc, model, af, bf, layout, M, N, K,
                   split_k)
-    return np.ascontiguousarray(d.T).view(cdt)
+    return _out(np.ascontiguousarray(d.T).view(cdt),
+                _is_torch(a) or _is_torch(b))
 

@@ -1,13 +1,15 @@
 """Input normalisation shared by every public function.
 
 Anything that speaks the buffer protocol or DLPack (numpy, torch CPU
-tensors, JAX, ...) becomes a C-contiguous numpy array without a copy where
-the layout allows. Narrow float dtypes that numpy lacks (ml_dtypes arrays,
+tensors, JAX, ...) becomes a C-contiguous native-endian numpy array,
+without a copy where the layout allows (a copy otherwise). Narrow float dtypes that numpy lacks (ml_dtypes arrays,
 torch float8 tensors, bfloat16) become unsigned-integer views of their
 codes, with the format they carry remembered as a hint.
 """
 
 from __future__ import annotations
+
+import os
 
 import numpy as np
 
@@ -34,6 +36,23 @@ _FLOAT_DTYPES = {np.dtype(np.float64): "f64", np.dtype(np.float32): "f32",
 _CODE_DTYPE = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
+def _memory_bytes() -> int:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # not POSIX: no bound
+        return 1 << 62
+
+
+def _check_copy_size(nbytes: int, name: str) -> None:
+    """A strided view is copied into C order; a view larger than the
+    machine's memory (a stride-0 broadcast of 2^40 elements) is refused
+    before allocating."""
+    if nbytes > _memory_bytes():
+        raise ValueError(f"{name}: a C-order copy of this strided view "
+                         f"needs {nbytes} bytes, more than the machine's "
+                         f"memory ({_memory_bytes()} bytes)")
+
+
 def _is_torch(x) -> bool:
     return type(x).__module__.split(".")[0] == "torch" and hasattr(x, "dtype")
 
@@ -41,8 +60,10 @@ def _is_torch(x) -> bool:
 def as_array(x, name: str, *, allow_none: bool = False):
     """Returns (numpy array, format hint or None) for argument `name`.
 
-    Raises TypeError for objects that are not arrays and ValueError for
-    arrays that are not on the CPU or not C-contiguous, naming `name`.
+    Strided (slices, Fortran order, negative strides, torch w.t()) and
+    big-endian arrays are copied into native C order. Raises TypeError for
+    objects that are not arrays and ValueError for arrays that are not on
+    the CPU or whose copy would not fit in memory, naming `name`.
     """
     if x is None:
         if allow_none:
@@ -55,8 +76,8 @@ def as_array(x, name: str, *, allow_none: bool = False):
             raise ValueError(f"{name}: tensor is on {x.device}; move it to the "
                              "CPU first (x.cpu())")
         if not x.is_contiguous():
-            raise ValueError(f"{name}: tensor is not contiguous; call "
-                             ".contiguous() first")
+            _check_copy_size(int(x.numel()) * int(x.element_size()), name)
+            x = x.contiguous()  # w.t() and slices: a C-order copy
         if dt == "torch.float4_e2m1fn_x2":
             raise TypeError(f"{name}: torch.float4_e2m1fn_x2 holds two packed "
                             "codes per byte; pass mxconform.unpack_fp4("
@@ -90,9 +111,12 @@ def as_array(x, name: str, *, allow_none: bool = False):
                                 f"{type(x).__name__} ({e})") from None
     if x.dtype == object:
         raise TypeError(f"{name}: expected a numeric array, got dtype=object")
-    if not x.flags.c_contiguous:
-        raise ValueError(f"{name}: array is not C-contiguous; pass "
-                         f"np.ascontiguousarray({name})")
+    if not x.dtype.isnative:  # big-endian ('>f4'): native-order copy
+        _check_copy_size(x.size * x.itemsize, name)
+        x = x.astype(x.dtype.newbyteorder("="))
+    if not x.flags.c_contiguous:  # slices, Fortran order, negative strides
+        _check_copy_size(x.size * x.itemsize, name)
+        x = np.ascontiguousarray(x)
     if x.dtype.name in _ML_DTYPES:
         hint = _ML_DTYPES[x.dtype.name]
         x = x.view(_CODE_DTYPE[x.itemsize])

@@ -10,7 +10,8 @@ from typing import Dict, List, Optional, Tuple
 import numpy as np
 
 from . import _mxconform as _ext
-from ._api import Quantized, _fmt_info, _model, _operand, _profile, _scales_arg
+from ._api import (Quantized, _check_bool, _check_int, _check_str,
+                   _fmt_info, _model, _operand, _profile, _scales_arg)
 from ._arrays import as_array, code_dtype, value_format
 
 
@@ -24,11 +25,16 @@ class Mismatch:
     expected: str
     actual: str
     input: Optional[str] = None
+    # Quantize: one line per differing element of the block ("element 13
+    # (x[0, 13]): expected 3 (e4m3 6C), got 3.25 (e4m3 6D), one ulp apart;
+    # input ..."); expected/actual then hold the block scales.
+    elements: List[str] = field(default_factory=list)
 
     def __str__(self):
         where = "[" + ", ".join(str(i) for i in self.index) + "]"
         s = f"{where} [{self.cls}] expected {self.expected}, got {self.actual}"
-        return s + (f"  (input {self.input})" if self.input else "")
+        s += f"  (input {self.input})" if self.input else ""
+        return "\n".join([s] + [f"    {e}" for e in self.elements])
 
 
 @dataclass
@@ -99,7 +105,8 @@ def _codes_of(x, name, fmt):
 
 
 def _classify(header, idx, inputs, want, got, index_of, input_text,
-              max_first, max_classified, cases, description, op, allow=()):
+              max_first, max_classified, cases, description, op, allow=(),
+              details=None):
     """Runs the op's classifier on the rows `idx` of the case arrays."""
     rep = Report(op=op, description=description, cases=cases,
                  mismatches=len(idx))
@@ -120,9 +127,32 @@ def _classify(header, idx, inputs, want, got, index_of, input_text,
             if len(rep.first) < max_first:
                 if op == "convert":  # compare() has no exception flags
                     w, g = w.rsplit(" flags ", 1)[0], g.rsplit(" flags ", 1)[0]
-                rep.first.append(Mismatch(index_of(j), cls, w, g,
-                                          input_text(j)))
+                if details is not None:
+                    rep.first.append(details(j, cls))
+                else:
+                    rep.first.append(Mismatch(index_of(j), cls, w, g,
+                                              input_text(j)))
     return rep
+
+
+def _check_allow(allow):
+    """The variations of allow=, checked by the validator `mxc verify
+    --allow` uses (one rule for both)."""
+    if isinstance(allow, str):
+        allow = [allow]
+    try:
+        allow = list(allow)
+    except TypeError:
+        raise TypeError(f"allow: expected a variation name or a list of "
+                        f"them, got {type(allow).__name__}") from None
+    for a in allow:
+        if not isinstance(a, str):
+            raise TypeError(f"allow: expected variation names (str), got "
+                            f"{type(a).__name__}")
+        err = _ext.allow_error(a)
+        if err:
+            raise ValueError("allow: " + err.removeprefix("--allow "))
+    return allow
 
 
 def compare(actual, expected, op: Optional[str] = None, *, inputs=None,
@@ -164,14 +194,18 @@ def compare(actual, expected, op: Optional[str] = None, *, inputs=None,
     """
     if op is None:
         op = "quantize" if isinstance(expected, tuple) else "convert"
-    if isinstance(allow, str):
-        allow = [allow]
-    allow = list(allow)
-    for a in allow:
-        if a not in ("nan-payload", "sign-of-zero", "flags") and not (
-                a.startswith("ulp=") and a[4:].isdigit()):
-            raise ValueError(f"allow: unknown variation {a!r} (nan-payload, "
-                             "sign-of-zero, ulp=N)")
+    _check_str(op, "op")
+    for v, n in ((fmt, "fmt"), (from_fmt, "from_fmt"), (round, "round"),
+                 (profile, "profile"), (model, "model"), (a_fmt, "a_fmt"),
+                 (b_fmt, "b_fmt"), (layout, "layout")):
+        if v is not None:
+            _check_str(v, n)
+    allow = _check_allow(allow)
+    saturate = _check_bool(saturate, "saturate")
+    relu = _check_bool(relu, "relu")
+    for v, n in ((max_first, "max_first"), (max_classified,
+                                             "max_classified")):
+        _check_int(v, n, lo=0, required=True)
     if op == "convert":
         return _compare_convert(actual, expected, inputs, fmt, from_fmt,
                                 round, saturate, relu, rbits, max_first,
@@ -267,6 +301,14 @@ def _compare_quantize(actual, expected, inputs, profile, max_first,
         actual if isinstance(actual, Quantized) else None)
     ws, wc = _pair(expected, "expected")
     gs, gc = _pair(actual, "actual")
+    for side, other, nm in ((gc, wc, "actual"), (wc, gc, "expected")):
+        if (side.ndim >= 1 and side.shape[:-1] == other.shape[:-1] and
+                2 * side.shape[-1] == other.shape[-1]):
+            raise ValueError(
+                f"{nm}: codes have shape {side.shape}, half the width of "
+                f"{other.shape}: packed FP4? use mxconform.unpack_fp4("
+                f"{nm}_codes).reshape({other.shape}) first (torchao 0.18 "
+                "returns two FP4 codes per byte)")
     if ws.shape != gs.shape or wc.shape != gc.shape:
         raise ValueError(f"actual: shapes scales {gs.shape}, codes "
                          f"{gc.shape} differ from expected's {ws.shape}, "
@@ -279,13 +321,17 @@ def _compare_quantize(actual, expected, inputs, profile, max_first,
     if x.shape != wc.shape:
         raise ValueError(f"inputs: shape {x.shape} differs from the codes' "
                          f"{wc.shape}")
-    name = profile or (meta.profile if meta is not None else None)
+    name = profile if profile is not None else (
+        meta.profile if meta is not None else None)
     if name is None:
         raise TypeError("profile: required unless expected is a Quantized")
     p = _profile(name)
     axis = meta.axis if meta is not None else 1
     blk = meta.block if meta is not None else p["block"]
     elem = meta.elem if meta is not None else p["default_elem"]
+    if ws.size * blk != x.size:
+        raise ValueError(f"expected: {ws.size} scales do not match the "
+                         f"codes' {x.size // blk} blocks of {blk}")
     xb = x.view(np.uint32)
     if x.ndim == 1:
         xb, wc2, gc2 = xb[None], wc[None], gc[None]
@@ -293,9 +339,15 @@ def _compare_quantize(actual, expected, inputs, profile, max_first,
     else:
         xb = xb.reshape(-1, x.shape[-1])
         wc2, gc2 = wc.reshape(xb.shape), gc.reshape(xb.shape)
-        ws2, gs2 = ws.reshape(xb.shape[0], -1), gs.reshape(xb.shape[0], -1)
         if axis == 0:
+            # Column-wise scales are [rows / block, cols]: transposed, one
+            # row of blocks per column of x (reshaping them by x's row
+            # count first would pair scales with the wrong columns).
+            ws2, gs2 = ws.reshape(-1, xb.shape[1]), gs.reshape(-1, xb.shape[1])
             xb, wc2, gc2, ws2, gs2 = xb.T, wc2.T, gc2.T, ws2.T, gs2.T
+        else:
+            ws2 = ws.reshape(xb.shape[0], -1)
+            gs2 = gs.reshape(xb.shape[0], -1)
     rows, cols = xb.shape
     nb = cols // blk
     xin = np.ascontiguousarray(xb).reshape(rows * nb, blk).astype(np.uint64)
@@ -337,10 +389,68 @@ def _compare_quantize(actual, expected, inputs, profile, max_first,
         k = int(diff[0]) if diff.size else 0
         return _ext.describe("f32", int(xin[j, k]))
 
+    sfmt = "e8m0" if p["kind"] == "mx" else "ue4m3"
+
+    def where(j, k):
+        """x's coordinates of element k of block j."""
+        r, bk = divmod(int(j), nb)
+        e = bk * blk + k
+        if x.ndim == 1:
+            return (e,)
+        if transposed:
+            return (e, r)
+        return tuple(int(i) for i in np.unravel_index(r * cols + e, x.shape))
+
+    def details(j, cls):
+        """Both scales, then each differing element of block j decoded."""
+        lines = []
+        for k in np.flatnonzero(wcb[j] != gcb[j]):
+            wv, gv = int(wcb[j, k]), int(gcb[j, k])
+            at = ", ".join(str(i) for i in where(j, int(k)))
+            line = (f"element {int(k)} of the block (x[{at}]): expected "
+                    f"{_describe(elem, wv)}, got {_describe(elem, gv)}")
+            if _one_ulp(elem, wv, gv):
+                line += ", one ulp apart"
+            lines.append(line + f"; input {_describe('f32', int(xin[j, k]))}")
+        ws_, gs_ = int(wsb[j]), int(gsb[j])
+        w = f"scale {_describe(sfmt, ws_)}"
+        g = f"scale {_describe(sfmt, gs_)}"
+        if ws_ == gs_ and lines:
+            w, g = w + " (equal)", g + f", {len(lines)} of {blk} elements " \
+                "differ"
+        return Mismatch(index_of(j), cls, w, g, None, lines)
+
     desc = f"{p['kind']} quantize profile={name} elem={elem} block={blk}"
     return _classify(header, idx, ins, w2, g2, index_of, input_text,
                      max_first, max_classified, rows * nb, desc,
-                     header["op"], allow)
+                     header["op"], allow, details)
+
+
+def _describe(fmt, code):
+    try:
+        return _ext.describe(fmt, code)
+    except ValueError:  # a code wider than the format: show it raw
+        return f"0x{code:02X} (not a {fmt} code)"
+
+
+def _one_ulp(fmt, a, b):
+    """Adjacent finite codes of one sign (magnitude bits one apart)."""
+    if fmt == "int8":
+        return abs(((a + 128) % 256) - ((b + 128) % 256)) == 1
+    info = _fmt_info(fmt, "fmt")
+    bits = info["bits"]
+    if a >> bits or b >> bits:
+        return False
+    sign = 1 << (bits - 1) if info["signed"] else 0
+    if (a & sign) != (b & sign):
+        return False
+    mag = (1 << bits) - 1 - sign
+    for v in (a, b):  # Inf / NaN are not one ulp from anything
+        if not np.isfinite(_ext.convert(np.array([v], code_dtype(bits)),
+                                        fmt, "f64", "rne", False, False,
+                                        None).view(np.float64)[0]):
+            return False
+    return abs((a & mag) - (b & mag)) == 1
 
 
 def _compare_gemm(op, actual, expected, a, b, a_scales, b_scales, c, model,

@@ -117,7 +117,14 @@ def mx_blocks(profile: str = "ocp-v1", elem: Optional[str] = None,
     if p["kind"] != "mx":
         raise ValueError(f"profile: {profile!r} is not an MX profile "
                          "(use nvfp4_blocks)")
-    return _mx_block(block or p["block"], elem or p["default_elem"])
+    from ._api import _MX_ELEMS, _check_int, _check_str
+
+    e = p["default_elem"] if elem is None else _check_str(elem, "elem")
+    if e not in _MX_ELEMS:
+        raise ValueError(f"elem: MX elements are {', '.join(_MX_ELEMS)}; "
+                         f"got {e!r}")
+    block = _check_int(block, "block", hi=1 << 16)
+    return _mx_block(block or p["block"], e)
 
 
 @st.composite

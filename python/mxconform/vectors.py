@@ -38,17 +38,31 @@ def generate(op: str, *, level: int = 1, seed: int = 1,
     """
     if not isinstance(op, str):
         raise TypeError("op: expected an op name (str)")
-    for name, v in (("level", level), ("seed", seed)):
-        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-            raise ValueError(f"{name}: expected a non-negative int, got {v!r}")
+    for name, v, hi in (("level", level, 2), ("seed", seed, 2**64 - 1)):
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise TypeError(f"{name}: expected an int, got {v!r}")
+        if not 0 <= v <= hi:
+            raise ValueError(f"{name}: expected an int in 0..{hi}, got {v!r}")
     if (not isinstance(shard, tuple) or len(shard) != 2
-            or not all(isinstance(s, int) for s in shard)):
+            or not all(isinstance(s, int) and not isinstance(s, bool)
+                       for s in shard)):
         raise TypeError("shard: expected (index, count)")
+    if not 0 <= shard[0] < shard[1] <= 2**63 - 1:
+        raise ValueError(f"shard: expected (i, n) with 0 <= i < n, got "
+                         f"{shard!r}")
     h = {"op": op, "level": str(level), "seed": str(seed)}
     for k, v in keys.items():
         key = k.rstrip("_").replace("_", "-")
+        if isinstance(v, bool) or not isinstance(v, (str, int)):
+            raise TypeError(f"{k}: header values are str or int, got "
+                            f"{type(v).__name__}")
         h[key] = str(v)
-    text = _ext.generate(h, shard[0], shard[1])
+    try:
+        text = _ext.generate(h, shard[0], shard[1])
+    except ValueError as e:  # the header as `mxc gen` would reject it
+        msg = str(e).removeprefix("header: ")
+        arg = "op" if msg.startswith(("unknown op", "op")) else "keys"
+        raise ValueError(f"{arg}: {msg}") from None
     if out is not None:
         with open(out, "w", newline="\n") as f:
             f.write(text)

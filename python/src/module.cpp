@@ -35,8 +35,10 @@
 #include "emu/block/profile.h"
 #include "emu/block/quantize.h"
 #include "emu/block/swizzle.h"
+#include "emu/checked.h"
 #include "emu/convert.h"
 #include "emu/fast/convert_fast.h"
+#include "emu/fast/convert_wide.h"
 #include "emu/fast/nvfp4_fast.h"
 #include "emu/fast/quantize_fast.h"
 #include "emu/mma/gemm.h"
@@ -230,6 +232,8 @@ std::vector<std::map<std::string, nb::object>> profiles() {
     r["scale_fmt"] = nb::str("ue4m3");
     r["versions"] = nb::str(std::string(p.versions).c_str());
     r["evidence"] = nb::str(std::string(p.evidence).c_str());
+    r["stochastic_rounding"] = nb::bool_(p.rule == mxc::Nvfp4Rule::kTe ||
+                                         p.rule == mxc::Nvfp4Rule::kCutlass);
     r["tensor_value"] = nb::str(
         p.rule == mxc::Nvfp4Rule::kTorchao ||
                 p.rule == mxc::Nvfp4Rule::kModelopt
@@ -300,6 +304,15 @@ nb::object convert_to(mxc::Fmt from, mxc::Fmt to, const mxc::RoundSpec& r,
         if (from == mxc::Fmt::kF32 && rbits.empty() &&
             mxc::fast::covers(to, r)) {
           mxc::fast::convert_f32_batch(
+              to, r, reinterpret_cast<const uint32_t*>(p) + i0,
+              out.data() + i0, i1 - i0);
+          return;
+        }
+      }
+      if constexpr (sizeof(T) == 2) {  // bf16, f16: the wide fast path
+        if (from == mxc::Fmt::kF32 && rbits.empty() &&
+            mxc::fast::wide_covers(to, r)) {
+          mxc::fast::convert_f32_wide_batch(
               to, r, reinterpret_cast<const uint32_t*>(p) + i0,
               out.data() + i0, i1 - i0);
           return;
@@ -625,7 +638,11 @@ std::vector<uint8_t> bytes_of(const InArray& a, const char* arg) {
 
 OutArray<uint8_t> swizzle(const InArray& scales, size_t rows, size_t kblocks,
                           uint8_t pad) {
-  if (scales.size() != rows * kblocks) bad("scales: not rows x kblocks");
+  if (scales.size() != mxc::checked_mul(rows, kblocks, "rows, kblocks")) {
+    bad("scales: expected rows x kblocks = " + std::to_string(rows) + " x " +
+        std::to_string(kblocks) + " codes, got " +
+        std::to_string(scales.size()));
+  }
   auto v = mxc::swizzle_scales(bytes_of(scales, "scales"), rows, kblocks, pad);
   const size_t n = v.size();
   return to_numpy(std::move(v), {n});
@@ -633,9 +650,10 @@ OutArray<uint8_t> swizzle(const InArray& scales, size_t rows, size_t kblocks,
 
 OutArray<uint8_t> unswizzle(const InArray& tiled, size_t rows,
                             size_t kblocks) {
-  if (tiled.size() != mxc::swizzled_scale_size(rows, kblocks)) {
-    bad("tiled: expected " +
-        std::to_string(mxc::swizzled_scale_size(rows, kblocks)) +
+  const size_t need = mxc::swizzled_scale_size(rows, kblocks);  // checked
+  mxc::checked_mul(rows, kblocks, "rows, kblocks");
+  if (tiled.size() != need) {
+    bad("tiled: expected " + std::to_string(need) +
         " bytes for rows=" + std::to_string(rows) +
         ", kblocks=" + std::to_string(kblocks) + ", got " +
         std::to_string(tiled.size()));
@@ -797,7 +815,7 @@ std::vector<std::tuple<std::string, std::string, std::string>> classify(
   for (size_t i = 0; i < inputs.shape(0); ++i) {
     std::span<const uint64_t> ci(in.data() + i * ni, ni),
         cw(w.data() + i * nr, nr), cg(g.data() + i * nr, nr);
-    const std::string ok = allow.empty() ? "" : op->accepted(cw, cg, allow);
+    const std::string ok = allow.empty() ? "" : op->accepted(ci, cw, cg, allow);
     out.emplace_back(ok.empty() ? op->classify(ci, cw, cg) : "accepted:" + ok,
                      op->decode_results(cw), op->decode_results(cg));
   }
@@ -893,6 +911,9 @@ NB_MODULE(_mxconform, m) {
         "A vector file's text, as mxc gen writes it.");
   m.def("sr_rbits", &sr_rbits, "seed"_a, "n"_a,
         "Philox random bits of elements 0..n-1 (mxc quantize --sr-seed).");
+  m.def("allow_error", &mxc::vec::allow_error, "allow"_a,
+        "Why `mxc verify --allow` would refuse the variation, or \"\" (the "
+        "one validator the CLI and compare(allow=) share).");
   m.def("describe", &describe, "fmt"_a, "code"_a,
         "A code decoded as mxc verify prints it.");
 }
