@@ -48,12 +48,18 @@ int run_models(bool verbose) {
     fmt::print("{:<34} {:>3} {:>3} {:>3} {:>3} {:<9} {:>6} {:<5} {:<14} {}\n",
                m.name, m.k, m.fdpa.L, m.fdpa.G, m.fdpa.F, rho_name(m.fdpa.rho),
                m.fdpa.e_zero, desc(m.c_fmt).name, scale_name(m.scales),
-               m.status);
+               model_status(m));
     if (verbose) {
       std::string fmts;
       for (Fmt f : m.ab_formats) fmts += fmt::format(" {}", desc(f).name);
       fmt::print("    ptx: {}\n    A/B formats:{}\n    source: {}\n", m.ptx,
                  fmts, m.source);
+      // One source for docs/models.md's evidence table
+      // (tests/models_doc_test.sh compares them).
+      fmt::print("    evidence: {} | rows {} | gpus {} | captures {}\n",
+                 evidence_name(m.evidence.level), m.evidence.capture_rows,
+                 m.evidence.gpus.empty() ? "-" : m.evidence.gpus,
+                 m.evidence.captures.empty() ? "-" : m.evidence.captures);
       fmt::print("    zero rules: zero-exp={} zero-sign={}\n",
                  zero_exp_name(m.fdpa.zero_exp),
                  zero_sign_name(m.fdpa.zero_sign));

@@ -52,7 +52,11 @@ def models() -> list:
     """Every MMA instruction model, as dicts.
 
     Keys: name, arch, ptx, k, ab_formats, c_fmt, scale_block (0: none),
-    scale_fmt, L, G, F (FDPA parameters), source, status.
+    scale_fmt, L, G, F (FDPA parameters), source, status (as mxc models
+    prints it), evidence ('hardware captures', 'hardware captures (proxy)',
+    'two models agree' or 'one model'), capture_rows (GPU rows the model
+    replays bit for bit, 0: none), capture_gpus and captures (where the
+    rows are: km-hardware/<model>.* in ../shared/oracles, or upstream).
     """
     return _ext.models()
 

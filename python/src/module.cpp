@@ -278,7 +278,12 @@ std::vector<std::map<std::string, nb::object>> models() {
     r["G"] = nb::int_(m.fdpa.G);
     r["F"] = nb::int_(m.fdpa.F);
     r["source"] = nb::str(std::string(m.source).c_str());
-    r["status"] = nb::str(std::string(m.status).c_str());
+    r["status"] = nb::str(mxc::model_status(m).c_str());
+    r["evidence"] =
+        nb::str(std::string(mxc::evidence_name(m.evidence.level)).c_str());
+    r["capture_rows"] = nb::int_(m.evidence.capture_rows);
+    r["capture_gpus"] = nb::str(std::string(m.evidence.gpus).c_str());
+    r["captures"] = nb::str(std::string(m.evidence.captures).c_str());
     out.push_back(std::move(r));
   }
   return out;
