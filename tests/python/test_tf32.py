@@ -140,8 +140,8 @@ def test_km_tf32_captures_python(capture):
     name, (hdr, k, ab, c, d) = capture
     model = hdr["model"]
     assert hdr["a-fmt"] == "tf32" and len(d) > 0
-    a = ab[:, :k].view(np.float32)
-    b = ab[:, k:].view(np.float32)
+    a = np.ascontiguousarray(ab[:, :k]).view(np.float32)
+    b = np.ascontiguousarray(ab[:, k:]).view(np.float32)
     cf = c.view(np.float32)
     got = np.array([mx.mma(a[i], b[i], float(cf[i]), model=model,
                            a_fmt="tf32", b_fmt="tf32")
