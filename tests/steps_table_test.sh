@@ -12,6 +12,7 @@ mkdir -p "$tmp/repo/scripts" "$tmp/bin"
 cp "$here/scripts/test" "$here/scripts/steps.sh" "$tmp/repo/scripts/"
 printf '#!/bin/sh\necho "install-deps ran"\n' > "$tmp/repo/scripts/install-deps"
 # cmake --build fails with 3 when FAIL_BUILD is set; ctest logs its runs.
+# shellcheck disable=SC2016  # expanded by the stub, not here
 printf '#!/bin/sh\n[ "$1" = --build ] && [ -n "${FAIL_BUILD:-}" ] && exit 3\nexit 0\n' > "$tmp/bin/cmake"
 printf '#!/bin/sh\necho ran >> "%s/ctest.log"\nexit 0\n' "$tmp" > "$tmp/bin/ctest"
 chmod +x "$tmp/repo/scripts/install-deps" "$tmp/bin/cmake" "$tmp/bin/ctest"

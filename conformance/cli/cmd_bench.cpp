@@ -4,7 +4,6 @@
 // block quantization vs memcpy of the same bytes; the 2^32 f32 sweep on 1
 // and 2 threads. The rows live in bench_*.cpp. docs/performance.md.
 #include <fmt/format.h>
-
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -17,8 +16,8 @@
 
 #include "conformance/cli/bench_common.h"
 #include "conformance/cli/commands.h"
-#include "emu/fast/isa.h"
 #include "conformance/cli/options.h"
+#include "emu/fast/isa.h"
 
 namespace mxc::cli {
 namespace bench {

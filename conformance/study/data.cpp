@@ -119,8 +119,8 @@ void check_input_file(const std::string& path) {
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw std::runtime_error(fmt::format("{}: error: cannot open: {}", path,
-                                         std::strerror(errno)));
+    throw std::runtime_error(
+        fmt::format("{}: error: cannot open: {}", path, std::strerror(errno)));
   }
 }
 
@@ -129,8 +129,8 @@ std::vector<float> read_npy_f32(const std::string& path,
   check_input_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw std::runtime_error(fmt::format("{}: error: cannot open: {}", path,
-                                         std::strerror(errno)));
+    throw std::runtime_error(
+        fmt::format("{}: error: cannot open: {}", path, std::strerror(errno)));
   }
   std::string bytes;
   try {

@@ -95,7 +95,7 @@ std::string strip_shard_words(const std::string& d) {
 
 // The value of `key=` in a description of header words, or nullopt.
 std::optional<std::string> description_value(const std::string& d,
-                                              const std::string& key) {
+                                             const std::string& key) {
   size_t i = 0;
   while (i <= d.size()) {
     const size_t j = std::min(d.find(' ', i), d.size());
@@ -159,7 +159,8 @@ void check_entry(const json& e, const Report& r, const std::string& name,
                     sum_counts(r.accepted_by), r.accepted));
   }
   if (r.first.size() > r.mismatches + r.accepted) {
-    bad(fmt::format("{} 'first_mismatches' lines but 'mismatches' + "
+    bad(
+        fmt::format("{} 'first_mismatches' lines but 'mismatches' + "
                     "'accepted' is {}",
                     r.first.size(), r.mismatches + r.accepted));
   }
@@ -168,7 +169,8 @@ void check_entry(const json& e, const Report& r, const std::string& name,
     const std::string st = e["status"].get<std::string>();
     const char* want = r.mismatches ? "fail" : "pass";
     if (st != want) {
-      bad(fmt::format("'status' is '{}' but 'mismatches' is {} (a report "
+      bad(
+          fmt::format("'status' is '{}' but 'mismatches' is {} (a report "
                       "passes exactly when it has no mismatches)",
                       st, r.mismatches));
     }
@@ -181,8 +183,7 @@ void check_entry(const json& e, const Report& r, const std::string& name,
 std::optional<uint64_t> suite_case_count(const Report& t,
                                          const std::string& description,
                                          std::string* why) {
-  if (!is_vector_entry(description) ||
-      !description_value(description, "cases"))
+  if (!is_vector_entry(description) || !description_value(description, "cases"))
     return std::nullopt;
   Header h;
   size_t i = 0;
@@ -365,9 +366,8 @@ MergeResult merge_reports(const std::vector<MergeInput>& in,
         m.merged.push_back(std::move(t));
       }
       description_of.try_emplace(id, r.description);
-      inputs_of[id] += fmt::format("{}{} (cases={})",
-                                   inputs_of[id].empty() ? "" : ", ", where,
-                                   r.cases);
+      inputs_of[id] += fmt::format(
+          "{}{} (cases={})", inputs_of[id].empty() ? "" : ", ", where, r.cases);
       Report& t = m.merged[pit->second];
       if (t.file != r.file)
         t.file = id;  // shard files differ: name the case set
@@ -425,9 +425,9 @@ MergeResult merge_reports(const std::vector<MergeInput>& in,
     std::string why;
     const auto total = suite_case_count(t, description_of.at(id), &why);
     if (!why.empty()) {
-      m.errors.push_back(fmt::format(
-          "{}: 'description' does not define a suite ({}): {}", t.file, why,
-          inputs_of.at(id)));
+      m.errors.push_back(
+          fmt::format("{}: 'description' does not define a suite ({}): {}",
+                      t.file, why, inputs_of.at(id)));
       continue;
     }
     if (!total) continue;

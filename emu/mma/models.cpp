@@ -15,7 +15,6 @@ constexpr Fmt kFp4[] = {Fmt::kE2M1};
 constexpr Fmt kHalf[] = {Fmt::kF16, Fmt::kBF16};
 constexpr Fmt kTf32[] = {Fmt::kTF32};
 
-
 // Sources (docs/models.md gives the section of each):
 //   MMA-Sim   microsoft/MMA-Sim nv_ptx sim.py F/rho/L tables and paper v2
 //             Tables 4, 5 (via bksaiki/fpy examples/mmasim)
@@ -54,7 +53,8 @@ constexpr std::array kModels = {
         Fmt::kF64,
         "MMA-Sim (L=16, F=13, RZ-E8M13, e_zero -132); KM AdaTC.m fma=16 "
         "neab=-10 (agree)",
-        Evidence{EvidenceLevel::kCaptures, 10000, "Ada", "km-hardware/sm89_mma_fp8_f32.*"}},
+        Evidence{EvidenceLevel::kCaptures, 10000, "Ada",
+                 "km-hardware/sm89_mma_fp8_f32.*"}},
     MmaModel{
         "sm89_mma_fp8_f16",
         "sm89",
@@ -66,7 +66,8 @@ constexpr std::array kModels = {
         {16, 0, 13, AccRound::kRneF16, -21},
         Fmt::kF64,
         "MMA-Sim (L=16, F=13, RNE-FP16, e_zero -21)",
-        Evidence{EvidenceLevel::kCaptures, 10000, "Ada", "km-hardware/sm89_mma_fp8_f16.*"}},
+        Evidence{EvidenceLevel::kCaptures, 10000, "Ada",
+                 "km-hardware/sm89_mma_fp8_f16.*"}},
     MmaModel{
         "sm90_wgmma_fp8_f32",
         "sm90",
@@ -79,7 +80,8 @@ constexpr std::array kModels = {
         Fmt::kF64,
         "MMA-Sim WGMMA (L=32, F=13, RZ-E8M13, e_zero -133); KM H100TC.m "
         "fma=32 neab=-10 (agree); DeepSeek-V3 3.3.2 'around 14 bits'",
-        Evidence{EvidenceLevel::kCaptures, 10000, "H100", "km-hardware/sm90_wgmma_fp8_f32.*"}},
+        Evidence{EvidenceLevel::kCaptures, 10000, "H100",
+                 "km-hardware/sm90_wgmma_fp8_f32.*"}},
     MmaModel{
         "sm90_wgmma_fp8_f16",
         "sm90",
@@ -103,7 +105,8 @@ constexpr std::array kModels = {
              Fmt::kF64,
              "MMA-Sim (L=16, F=25, RZ-FP32, e_zero -133); KM H100TC.m fma=16 "
              "neab=2 (agree)",
-             Evidence{EvidenceLevel::kProxyCaptures, 20000, "H100, H200", "km-hardware/sm90_wgmma_f16_f32.*"}},
+             Evidence{EvidenceLevel::kProxyCaptures, 20000, "H100, H200",
+                      "km-hardware/sm90_wgmma_f16_f32.*"}},
     MmaModel{"sm90_wgmma_tf32_f32",
              "sm90",
              "wgmma.mma_async.sync.aligned.m64nNk8.f32.tf32.tf32",
@@ -115,7 +118,8 @@ constexpr std::array kModels = {
              Fmt::kF64,
              "MMA-Sim (L=8, F=25, RZ-FP32, e_zero -133; FP32 operands "
              "truncated to TF32); KM H100TC.m fma=8 neab=2 (agree)",
-             Evidence{EvidenceLevel::kProxyCaptures, 10000, "H100, H200", "km-hardware/sm90_wgmma_tf32_f32.*"}},
+             Evidence{EvidenceLevel::kProxyCaptures, 10000, "H100, H200",
+                      "km-hardware/sm90_wgmma_tf32_f32.*"}},
     // mma.sync FP8 on sm_90 (and the legacy mma.sync on sm_100): fitted
     // on every row of the Khattak-Mikaitis captures (docs/models.md).
     MmaModel{
@@ -126,7 +130,8 @@ constexpr std::array kModels = {
         "d_H1x0_fp32, 20000 rows: ../shared/oracles/km-hardware/"
         "sm90_mma_fp8_f32.*): FDPA of the 32 products from +0 (L=32, "
         "F=25, RZ-FP32), then C added by an RNE f32 add",
-        Evidence{EvidenceLevel::kCaptures, 20000, "H100, H200", "km-hardware/sm90_mma_fp8_f32.*"}},
+        Evidence{EvidenceLevel::kCaptures, 20000, "H100, H200",
+                 "km-hardware/sm90_mma_fp8_f32.*"}},
     MmaModel{
         "sm90_mma_fp8_f16", "sm90",
         "mma.sync.aligned.m16n8k32.row.col.f16.{e4m3,e5m2}.{e4m3,e5m2}.f16", 32,
@@ -136,7 +141,9 @@ constexpr std::array kModels = {
         "RNE-FP16, then FDPA over {2,3} (L=16, F=25), then C by an RNE "
         "f16 add; e_zero -22 (MMA-Sim Hopper mma f16) is not observable "
         "with FP8 products",
-        Evidence{EvidenceLevel::kCaptures, 20000, "H100, H200", "KM model_validation/H1x0/E*/d_H1x0_fp16.txt (not in ../shared)"}},
+        Evidence{
+            EvidenceLevel::kCaptures, 20000, "H100, H200",
+            "KM model_validation/H1x0/E*/d_H1x0_fp16.txt (not in ../shared)"}},
     MmaModel{
         "sm100_mma_fp8_f32", "sm100",
         "mma.sync.aligned.m16n8k32.row.col.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32 "
@@ -144,7 +151,9 @@ constexpr std::array kModels = {
         32, kFp8, Fmt::kF32, ScaleKind::kNone, kMmaSyncFp8F32, Fmt::kF64,
         "B200 captures (KM model_validation d_B200_fp32, 10000 rows, not "
         "in ../shared): as sm90_mma_fp8_f32",
-        Evidence{EvidenceLevel::kCaptures, 10000, "B200", "KM model_validation/B200/E*/d_B200_fp32.txt (not in ../shared)"}},
+        Evidence{
+            EvidenceLevel::kCaptures, 10000, "B200",
+            "KM model_validation/B200/E*/d_B200_fp32.txt (not in ../shared)"}},
     MmaModel{
         "sm100_mma_fp8_f16", "sm100",
         "mma.sync.aligned.m16n8k32.row.col.f16.{e4m3,e5m2}.{e4m3,e5m2}.f16 "
@@ -152,7 +161,9 @@ constexpr std::array kModels = {
         32, kFp8, Fmt::kF16, ScaleKind::kNone, kMmaSyncFp8F16, Fmt::kF64,
         "B200 captures (KM model_validation d_B200_fp16, 10000 rows, not "
         "in ../shared): as sm90_mma_fp8_f16",
-        Evidence{EvidenceLevel::kCaptures, 10000, "B200", "KM model_validation/B200/E*/d_B200_fp16.txt (not in ../shared)"}},
+        Evidence{
+            EvidenceLevel::kCaptures, 10000, "B200",
+            "KM model_validation/B200/E*/d_B200_fp16.txt (not in ../shared)"}},
     MmaModel{"sm100_tcgen05_f16_f32",
              "sm100",
              "tcgen05.mma.cta_group::1.kind::f16 (f16/bf16 -> f32)",
@@ -164,7 +175,8 @@ constexpr std::array kModels = {
              Fmt::kF64,
              "MMA-Sim TCGen05MMA (L=16, F=25, RZ-FP32, e_zero -133); KM "
              "B200TC.m fma=16 neab=2 (agree)",
-             Evidence{EvidenceLevel::kProxyCaptures, 10000, "B200", "km-hardware/sm100_tcgen05_f16_f32.*"}},
+             Evidence{EvidenceLevel::kProxyCaptures, 10000, "B200",
+                      "km-hardware/sm100_tcgen05_f16_f32.*"}},
     MmaModel{"sm100_tcgen05_tf32_f32",
              "sm100",
              "tcgen05.mma.cta_group::1.kind::tf32",
@@ -175,7 +187,8 @@ constexpr std::array kModels = {
              {8, 0, 25, AccRound::kRzF32, -133},
              Fmt::kF64,
              "MMA-Sim (L=8, F=25, RZ-FP32, e_zero -133); KM B200TC.m fma=8",
-             Evidence{EvidenceLevel::kProxyCaptures, 5000, "B200", "km-hardware/sm100_tcgen05_tf32_f32.*"}},
+             Evidence{EvidenceLevel::kProxyCaptures, 5000, "B200",
+                      "km-hardware/sm100_tcgen05_tf32_f32.*"}},
     MmaModel{"sm100_tcgen05_f8f6f4_f32",
              "sm100",
              "tcgen05.mma.cta_group::1.kind::f8f6f4 (-> f32)",
@@ -338,10 +351,14 @@ const MmaModel* find_mma_model(std::string_view name) {
 
 std::string_view evidence_name(EvidenceLevel e) {
   switch (e) {
-    case EvidenceLevel::kCaptures: return "hardware captures";
-    case EvidenceLevel::kProxyCaptures: return "hardware captures (proxy)";
-    case EvidenceLevel::kTwoModels: return "two models agree";
-    case EvidenceLevel::kOneModel: return "one model";
+    case EvidenceLevel::kCaptures:
+      return "hardware captures";
+    case EvidenceLevel::kProxyCaptures:
+      return "hardware captures (proxy)";
+    case EvidenceLevel::kTwoModels:
+      return "two models agree";
+    case EvidenceLevel::kOneModel:
+      return "one model";
   }
   return "?";
 }
@@ -353,8 +370,7 @@ std::string model_status(const MmaModel& m) {
            std::to_string(e.capture_rows) + " rows (" + std::string(e.gpus) +
            ")";
   }
-  return "unverified on hardware (" + std::string(evidence_name(e.level)) +
-         ")";
+  return "unverified on hardware (" + std::string(evidence_name(e.level)) + ")";
 }
 
 std::string_view zero_exp_name(ZeroExp z) {

@@ -33,10 +33,10 @@ enum class EvidenceLevel : uint8_t {
 
 struct Evidence {
   EvidenceLevel level;
-  int capture_rows;             // GPU rows replayed bit for bit (0: none)
-  std::string_view gpus;        // where they were captured ("H100, H200")
-  std::string_view captures;    // km-hardware/<model>.* (../shared/oracles),
-                                // or the upstream files not in ../shared
+  int capture_rows;           // GPU rows replayed bit for bit (0: none)
+  std::string_view gpus;      // where they were captured ("H100, H200")
+  std::string_view captures;  // km-hardware/<model>.* (../shared/oracles),
+                              // or the upstream files not in ../shared
 };
 
 // "hardware captures", "hardware captures (proxy)", "two models agree",
