@@ -15,6 +15,14 @@ check "tf32 1x1" "$(echo "$line" | "$mxc" mma --model sm90_wgmma_tf32_f32 --a-fm
 out=$(echo "3F800001 ${line#3F800000 }" | "$mxc" mma --model sm90_wgmma_tf32_f32 --a-fmt tf32 --b-fmt tf32 2>&1)
 check "tf32 low bits exit" "$?" 2
 [[ $out == *"<stdin>:1: error: token 1 '3F800001': not a tf32 operand"* ]] || { echo "FAIL: message: $out"; fail=1; }
+# --tf32-input: strict (the default) refuses low bits, truncate clears them
+# as the instruction does (1.0 + 2^-23 becomes 1.0), anything else exit 2.
+out=$(echo "3F800001 ${line#3F800000 }" | "$mxc" mma --model sm90_wgmma_tf32_f32 --a-fmt tf32 --b-fmt tf32 --tf32-input strict 2>&1)
+check "tf32-input strict exit" "$?" 2
+check "tf32-input truncate" "$(echo "3F801FFF ${line#3F800000 }" | "$mxc" mma --model sm90_wgmma_tf32_f32 --a-fmt tf32 --b-fmt tf32 --tf32-input truncate)" 3F800000
+out=$(echo "$line" | "$mxc" mma --model sm90_wgmma_tf32_f32 --a-fmt tf32 --b-fmt tf32 --tf32-input round 2>&1)
+check "tf32-input bad value exit" "$?" 2
+[[ $out == *"--tf32-input"*"round"* ]] || { echo "FAIL: --tf32-input message: $out"; fail=1; }
 # Every product -0 (A = -0, B = +0), C = -0 on sm100_tcgen05_f8f6f4_f32.
 neg="$(printf '80 %.0s' {1..32})$(printf '00 %.0s' {1..32})80000000"
 check "zero-sign default" "$(echo "$neg" | "$mxc" mma --model sm100_tcgen05_f8f6f4_f32)" 00000000

@@ -110,6 +110,17 @@ expect bench-size-50 2 '--size' -- "$MXC" bench --size 50
 expect bench-size-neg 2 '--size' -- "$MXC" bench --size -1 --only cvt
 expect study-size-huge 2 '--size' -- "$MXC" study stochastic --size 18446744073709551615 --out "$T/st"
 expect convert-sr-bits 2 '--sr-bits' -- "$MXC" convert --to e2m1 --sr-bits 0
+# --size needing more memory than the process may use: refused before any
+# allocation, naming --size (was std::bad_alloc, exit 134). ulimit -v caps
+# the address space at 3 GiB on every machine; --size 16 needs ~13 GiB.
+expect bench-size-memory 2 'error: --size 16 needs about [0-9.]+ GiB.*may use [0-9.]+ GiB' -- \
+  bash -c 'ulimit -v 3145728 && exec "$0" bench --size 16 --only quant' "$MXC"
+# study --input that is not a readable .npy file: the path and what it is
+# (a directory gave "basic_filebuf::underflow error reading the file").
+mkdir -p "$T/npy-dir"
+expect study-input-dir 2 "--input: $T/npy-dir: error: is a directory" -- "$MXC" study scale-rounding --input "$T/npy-dir" --out "$T/st"
+expect study-input-missing 2 "--input: $T/none.npy: error: no such file" -- "$MXC" study scale-rounding --input "$T/none.npy" --out "$T/st"
+expect study-input-device 2 "--input: /dev/null: error: not a regular file" -- "$MXC" study scale-rounding --input /dev/null --out "$T/st"
 # Header integers are parsed whole (std::stoi took "32x" as 32), the error
 # at the key's own line.
 "$MXC" gen mma --model sm89_mma_fp8_f32 --a-fmt e4m3 --b-fmt e4m3 --level 0 > "$T/mma.txt"

@@ -2,7 +2,8 @@
 # mxc report merge (docs/scale-out.md) end to end: the shards of the gate's
 # pipe (mxc gen --shard i/4 | subject | mxc verify --json) merged must equal
 # one unsharded run (cases, mismatches, classes); missing shards, a shard
-# given twice, other seeds or suites, and reports without provenance are
+# given twice, other seeds or suites, reports without provenance, and
+# reports that contradict themselves or the suite's case count (forged) are
 # refused with the documented exit codes.
 set -u
 MXC=$1 SUBJECT=$2 OUT=${3:-/tmp/mxc-merge.$$}
@@ -82,5 +83,45 @@ for i in 0 1; do
     | "$MXC" verify -q --allow flags --json "$OUT/ok/shard-$i/report.json" > /dev/null
 done
 "$MXC" report merge "$OUT/ok" -o "$OUT/ok-merged" > /dev/null || no "clean merge: exit $?"
-[[ $fail == 0 ]] && echo "report merge: 4 shards == one run; missing, duplicate, other seed/suite refused"
+# Forged reports (issue 23): three shards of the 7690-case suite, one
+# edited. Each report must agree with itself and the merged cases with what
+# the suite's header defines; a failed shard never merges into a pass.
+for i in 0 1 2; do
+  mkdir -p "$OUT/f/shard-$i"
+  "$MXC" gen "${GEN[@]}" --shard "$i/3" | "$SUBJECT" --bug none \
+    | "$MXC" verify -q --allow flags --json "$OUT/f/shard-$i/report.json" > /dev/null
+done
+"$MXC" report merge "$OUT/f" -o "$OUT/f-merged" > "$OUT/f.txt" 2>&1 || no "3 clean shards: exit $?"
+grep -q "7690 cases" "$OUT/f.txt" || { no "3 clean shards: not 7690 cases"; cat "$OUT/f.txt"; }
+forge() {  # forge NAME PYTHON-STATEMENT (on e, shard 1's entry 0)
+  mkdir -p "$OUT/forged-$1"
+  python3 - "$OUT/f/shard-1/report.json" "$OUT/forged-$1/report.json" "$2" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+e = j[0]
+exec(sys.argv[3])
+json.dump(j, open(sys.argv[2], "w"))
+PY
+}
+F=$OUT/f
+forge cases 'e["cases"] = 9999'
+grep -q '"cases": 9999' "$OUT/forged-cases/report.json" || no "forge did not write"
+expect 2 "forged-cases/report.json:0: entry 0: 'cases' is 9999 but its description says cases=2563" -- "$F/shard-0" "$OUT/forged-cases" "$F/shard-2"
+forge both 'e["cases"] = 9999; e["description"] = e["description"].replace("cases=2563", "cases=9999")'
+expect 2 "'cases' of the shards sum to 15126 but the suite" -- "$F/shard-0" "$OUT/forged-both" "$F/shard-2"
+grep -qF "has 7690 cases" "$OUT/err.txt" || { no "suite total not named"; cat "$OUT/err.txt"; }
+forge status 'e["status"] = "fail"'
+expect 2 "forged-status/report.json:0: entry 0: 'status' is 'fail' but 'mismatches' is 0" -- "$F/shard-0" "$OUT/forged-status" "$F/shard-2"
+forge hidden 'e["mismatches"] = 5; e["by_class"] = {"tie-flip": 5}; e["status"] = "fail"'
+"$MXC" report merge "$F/shard-0" "$OUT/forged-hidden" "$F/shard-2" -o "$OUT/m3" > "$OUT/err.txt" 2>&1
+rc=$?
+[[ $rc == 1 ]] || no "a failed shard merged with exit $rc, expected 1"
+grep -q '"status": "fail"' "$OUT/m3/report.json" || no "a failed shard merged into a pass"
+forge classes 'e["mismatches"] = 5; e["by_class"] = {"tie-flip": 2}; e["status"] = "fail"'
+expect 2 "entry 0: 'by_class' counts sum to 2 but 'mismatches' is 5" -- "$F/shard-0" "$OUT/forged-classes" "$F/shard-2"
+forge accepted 'e["accepted"] = e["accepted"] - 1'
+expect 2 "entry 0: 'accepted_by' counts sum to" -- "$F/shard-0" "$OUT/forged-accepted" "$F/shard-2"
+forge over 'e["mismatches"] = e["cases"]; e["by_class"] = {"x": e["cases"]}; e["status"] = "fail"'
+expect 2 "exceed 'cases' 2563" -- "$F/shard-0" "$OUT/forged-over" "$F/shard-2"
+[[ $fail == 0 ]] && echo "report merge: 4 shards == one run; missing, duplicate, other seed/suite, forged counts and status refused"
 exit $fail

@@ -48,12 +48,18 @@ int run_models(bool verbose) {
     fmt::print("{:<34} {:>3} {:>3} {:>3} {:>3} {:<9} {:>6} {:<5} {:<14} {}\n",
                m.name, m.k, m.fdpa.L, m.fdpa.G, m.fdpa.F, rho_name(m.fdpa.rho),
                m.fdpa.e_zero, desc(m.c_fmt).name, scale_name(m.scales),
-               m.status);
+               model_status(m));
     if (verbose) {
       std::string fmts;
       for (Fmt f : m.ab_formats) fmts += fmt::format(" {}", desc(f).name);
       fmt::print("    ptx: {}\n    A/B formats:{}\n    source: {}\n", m.ptx,
                  fmts, m.source);
+      // One source for docs/models.md's evidence table
+      // (tests/models_doc_test.sh compares them).
+      fmt::print("    evidence: {} | rows {} | gpus {} | captures {}\n",
+                 evidence_name(m.evidence.level), m.evidence.capture_rows,
+                 m.evidence.gpus.empty() ? "-" : m.evidence.gpus,
+                 m.evidence.captures.empty() ? "-" : m.evidence.captures);
       fmt::print("    zero rules: zero-exp={} zero-sign={}\n",
                  zero_exp_name(m.fdpa.zero_exp),
                  zero_sign_name(m.fdpa.zero_sign));
@@ -75,6 +81,7 @@ struct MmaOptions {
   std::string model, a_fmt = "e4m3", b_fmt = "e4m3";
   int k = 0;
   std::string zero_exp, zero_sign;  // empty: the model's
+  std::string tf32_input = "strict";  // strict | truncate
 };
 
 int run_mma(const MmaOptions& o) {
@@ -94,6 +101,14 @@ int run_mma(const MmaOptions& o) {
                  "--zero-sign takes ieee|positive\n");
     return 2;
   }
+  if (o.tf32_input != "strict" && o.tf32_input != "truncate") {
+    std::fprintf(stderr,
+                 "mxc mma: error: --tf32-input takes strict|truncate, got "
+                 "%s\n",
+                 io::quote(o.tf32_input).c_str());
+    return 2;
+  }
+  const bool tf32_truncate = o.tf32_input == "truncate";
   const MmaModel model = with_zero_rules(*found, *ze, *zs);
   const MmaModel* m = &model;
   const auto fa = parse_format(o.a_fmt), fb = parse_format(o.b_fmt);
@@ -135,14 +150,17 @@ int run_mma(const MmaOptions& o) {
                     : i < 2 * static_cast<size_t>(K) ? *fb
                     : i < want - 1 ? sfmt
                                    : m->c_fmt;
-      const auto x = parse_hex(tok, &why);
+      auto x = parse_hex(tok, &why);
       const bool operand = i < 2 * static_cast<size_t>(K);
+      // The instruction ignores a TF32 operand's low 13 bits.
+      if (x && operand && f == Fmt::kTF32 && tf32_truncate) *x &= ~0x1FFFull;
       if (!x || (operand ? !operand_code_ok(f, *x)
                          : (*x & ~desc(f).storage_mask()) != 0)) {
         if (x && f == Fmt::kTF32) {
           why =
               "not a tf32 operand (an f32 bit pattern whose low 13 bits are "
-              "zero)";
+              "zero; --tf32-input truncate drops them as the instruction "
+              "does)";
         } else if (x) {
           why = fmt::format("wider than {}", desc(f).name);
         }
@@ -216,6 +234,11 @@ void add_mma(CLI::App& app, int& exit_code) {
                 "sign of a zero result: ieee (-0 from all -0 terms or a "
                 "negative underflow) or positive (always +0, MMA-Sim and "
                 "Khattak-Mikaitis); default: the model's");
+  c->add_option("--tf32-input", o->tf32_input,
+                "TF32 operands with any of the low 13 bits set: strict "
+                "(refuse the line, exit 2) or truncate (clear them, as the "
+                "instruction does)")
+      ->capture_default_str();
   c->callback([o, &exit_code] { exit_code = run_mma(*o); });
 }
 

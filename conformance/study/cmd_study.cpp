@@ -10,6 +10,7 @@
 
 #include "conformance/cli/commands.h"
 #include "conformance/cli/options.h"
+#include "conformance/study/data.h"
 #include "conformance/study/study.h"
 
 namespace mxc::cli {
@@ -63,6 +64,17 @@ int run_study(const StudyArgs& a) {
       return 2;
     }
     o.dists = {*d};
+  }
+  if (!a.input.empty()) {
+    // Checked here so the message names the option (the reader names the
+    // path and what is wrong with it).
+    try {
+      study::check_input_file(a.input);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "mxc study %s: --input: %s\n", a.name.c_str(),
+                   e.what());
+      return 2;
+    }
   }
   study::Result r;
   try {

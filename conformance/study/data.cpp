@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <numbers>
@@ -100,12 +102,44 @@ size_t find_key(const std::string& h, std::string_view key) {
 
 }  // namespace
 
+void check_input_file(const std::string& path) {
+  // A directory opens on Linux and then fails inside the stream buffer
+  // ("basic_filebuf::underflow"): name the path and what it is instead.
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(st))
+    throw std::runtime_error(fmt::format("{}: error: no such file", path));
+  if (std::filesystem::is_directory(st)) {
+    throw std::runtime_error(
+        fmt::format("{}: error: is a directory, not a .npy file", path));
+  }
+  if (!std::filesystem::is_regular_file(st)) {
+    throw std::runtime_error(
+        fmt::format("{}: error: not a regular file (a .npy file)", path));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw std::runtime_error(
+        fmt::format("{}: error: cannot open: {}", path, std::strerror(errno)));
+  }
+}
+
 std::vector<float> read_npy_f32(const std::string& path,
                                 std::vector<size_t>* shape_out) {
+  check_input_file(path);
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("{}: error: cannot open", path));
-  const std::string bytes((std::istreambuf_iterator<char>(in)),
-                          std::istreambuf_iterator<char>());
+  if (!in) {
+    throw std::runtime_error(
+        fmt::format("{}: error: cannot open: {}", path, std::strerror(errno)));
+  }
+  std::string bytes;
+  try {
+    bytes.assign(std::istreambuf_iterator<char>(in),
+                 std::istreambuf_iterator<char>());
+  } catch (const std::exception& e) {
+    throw std::runtime_error(
+        fmt::format("{}: error: read error ({})", path, e.what()));
+  }
   if (in.bad()) throw std::runtime_error(fmt::format("{}: error: read error", path));
   return parse_npy_f32(bytes, path, shape_out);
 }

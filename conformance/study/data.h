@@ -44,6 +44,10 @@ class Sampler {
 
 std::vector<float> sample(Dist d, size_t n, uint64_t seed);
 
+// Throws std::runtime_error naming `path` unless it is a readable regular
+// file (missing, a directory, a device or fifo, no permission).
+void check_input_file(const std::string& path);
+
 // A little-endian float32 .npy file (format version 1.0, 2.0 or 3.0), 1-D or
 // 2-D, C order; values come back flattened row-major. Throws
 // std::runtime_error("FILE:OFFSET: error: ...") for anything else.

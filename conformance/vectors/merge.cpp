@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
+#include "conformance/vectors/op.h"
 #include "conformance/vectors/vector_file.h"
 
 namespace mxc::vec {
@@ -91,6 +93,117 @@ std::string strip_shard_words(const std::string& d) {
   return out;
 }
 
+// The value of `key=` in a description of header words, or nullopt.
+std::optional<std::string> description_value(const std::string& d,
+                                             const std::string& key) {
+  size_t i = 0;
+  while (i <= d.size()) {
+    const size_t j = std::min(d.find(' ', i), d.size());
+    if (d.compare(i, key.size() + 1, key + "=") == 0)
+      return d.substr(i + key.size() + 1, j - (i + key.size() + 1));
+    i = j + 1;
+  }
+  return std::nullopt;
+}
+
+// An mxc verify entry: its description is the vector header's keys, every
+// word key=value (mxc-gpu entries read "PTX | what key=value ...").
+bool is_vector_entry(const std::string& d) {
+  if (d.empty()) return false;
+  size_t i = 0;
+  while (i <= d.size()) {
+    const size_t j = std::min(d.find(' ', i), d.size());
+    const size_t eq = d.find('=', i);
+    if (j > i && (eq == std::string::npos || eq >= j || eq == i)) return false;
+    i = j + 1;
+  }
+  return true;
+}
+
+uint64_t sum_counts(const std::map<std::string, uint64_t>& m) {
+  uint64_t s = 0;
+  for (const auto& [k, v] : m) s += v;
+  return s;
+}
+
+// A report entry must agree with itself (issue 23): an edited count or
+// status is refused, not merged. Throws InputError (file:entry, field).
+void check_entry(const json& e, const Report& r, const std::string& name,
+                 long at) {
+  auto bad = [&](const std::string& what) {
+    throw InputError(name, at, fmt::format("entry {}: {}", at, what));
+  };
+  // Vector-file entries (mxc verify: the description is the header's keys)
+  // count every mismatch and accepted variation as one of their cases;
+  // mxc-gpu entries may also count a failure outside the cases (a CUDA
+  // error: mismatches 1, cases 0).
+  const auto c = is_vector_entry(r.description)
+                     ? description_value(r.description, "cases")
+                     : std::nullopt;
+  if (c) {
+    if (*c != std::to_string(r.cases)) {
+      bad(fmt::format("'cases' is {} but its description says cases={}",
+                      r.cases, *c));
+    }
+    if (r.mismatches + r.accepted > r.cases) {
+      bad(fmt::format("'mismatches' {} + 'accepted' {} exceed 'cases' {}",
+                      r.mismatches, r.accepted, r.cases));
+    }
+  }
+  if (sum_counts(r.by_class) != r.mismatches) {
+    bad(fmt::format("'by_class' counts sum to {} but 'mismatches' is {}",
+                    sum_counts(r.by_class), r.mismatches));
+  }
+  if (sum_counts(r.accepted_by) != r.accepted) {
+    bad(fmt::format("'accepted_by' counts sum to {} but 'accepted' is {}",
+                    sum_counts(r.accepted_by), r.accepted));
+  }
+  if (r.first.size() > r.mismatches + r.accepted) {
+    bad(
+        fmt::format("{} 'first_mismatches' lines but 'mismatches' + "
+                    "'accepted' is {}",
+                    r.first.size(), r.mismatches + r.accepted));
+  }
+  if (e.contains("status")) {
+    if (!e["status"].is_string()) bad("'status' is not a string");
+    const std::string st = e["status"].get<std::string>();
+    const char* want = r.mismatches ? "fail" : "pass";
+    if (st != want) {
+      bad(
+          fmt::format("'status' is '{}' but 'mismatches' is {} (a report "
+                      "passes exactly when it has no mismatches)",
+                      st, r.mismatches));
+    }
+  }
+}
+
+// The suite's case count from a vector-file entry's description (the
+// header's keys, as mxc verify writes them), or nullopt for entries that
+// are not vector files (mxc-gpu families: "ptx | ...").
+std::optional<uint64_t> suite_case_count(const Report& t,
+                                         const std::string& description,
+                                         std::string* why) {
+  if (!is_vector_entry(description) || !description_value(description, "cases"))
+    return std::nullopt;
+  Header h;
+  size_t i = 0;
+  while (i <= description.size()) {
+    const size_t j = std::min(description.find(' ', i), description.size());
+    const std::string w = description.substr(i, j - i);
+    const size_t eq = w.find('=');
+    if (!w.empty() && eq != std::string::npos)
+      h.kv[w.substr(0, eq)] = w.substr(eq + 1);
+    i = j + 1;
+  }
+  h.kv["op"] = t.op;
+  try {
+    return make_op(h)->count();
+  } catch (const std::exception& ex) {
+    *why = ex.what();
+    return std::nullopt;
+  }
+}
+
 }  // namespace
 
 std::vector<Report> parse_json_report(std::istream& in,
@@ -144,6 +257,7 @@ std::vector<Report> parse_json_report(std::istream& in,
         r.run[k] = v.get<std::string>();
       }
     }
+    check_entry(e, r, name, at);
     out.push_back(std::move(r));
     ++at;
   }
@@ -171,6 +285,8 @@ MergeResult merge_reports(const std::vector<MergeInput>& in,
       seen;  // -> where
   std::set<size_t> all_shards;
   std::set<std::string> devices;
+  // id -> a shard's full description and every input's "path (cases=N)".
+  std::map<std::string, std::string> description_of, inputs_of;
   size_t entries = 0;
   for (const MergeInput& mi : in) {
     long at = 0;
@@ -249,6 +365,9 @@ MergeResult merge_reports(const std::vector<MergeInput>& in,
         t.run["shards"] = std::to_string(n);
         m.merged.push_back(std::move(t));
       }
+      description_of.try_emplace(id, r.description);
+      inputs_of[id] += fmt::format(
+          "{}{} (cases={})", inputs_of[id].empty() ? "" : ", ", where, r.cases);
       Report& t = m.merged[pit->second];
       if (t.file != r.file)
         t.file = id;  // shard files differ: name the case set
@@ -298,6 +417,30 @@ MergeResult merge_reports(const std::vector<MergeInput>& in,
           fmt::format("{}: no entry from shard(s) {} of {}", t.file, gaps, n));
     }
   }
+  // The merged cases must be the suite's: what the shards' header defines
+  // (not what they claim). Vector-file entries only; mxc-gpu families have
+  // no header to count from.
+  for (const Report& t : m.merged) {
+    const std::string id = t.run.count("id") ? t.run.at("id") : t.file;
+    std::string why;
+    const auto total = suite_case_count(t, description_of.at(id), &why);
+    if (!why.empty()) {
+      m.errors.push_back(
+          fmt::format("{}: 'description' does not define a suite ({}): {}",
+                      t.file, why, inputs_of.at(id)));
+      continue;
+    }
+    if (!total) continue;
+    const bool complete = m.missing.empty();
+    if (complete ? t.cases != *total : t.cases >= *total) {
+      m.errors.push_back(fmt::format(
+          "{}: 'cases' of the shards sum to {} but the suite ({} {}) has {} "
+          "cases{}: {}",
+          t.file, t.cases, t.op, t.description, *total,
+          complete ? "" : " and shards are missing", inputs_of.at(id)));
+    }
+  }
+  if (!m.errors.empty()) return m;
   if (!m.missing.empty()) {
     std::string s;
     for (const std::string& x : m.missing) s += (s.empty() ? "" : "; ") + x;

@@ -15,8 +15,6 @@ constexpr Fmt kFp4[] = {Fmt::kE2M1};
 constexpr Fmt kHalf[] = {Fmt::kF16, Fmt::kBF16};
 constexpr Fmt kTf32[] = {Fmt::kTF32};
 
-constexpr std::string_view kUnverified = "unverified on hardware";
-
 // Sources (docs/models.md gives the section of each):
 //   MMA-Sim   microsoft/MMA-Sim nv_ptx sim.py F/rho/L tables and paper v2
 //             Tables 4, 5 (via bksaiki/fpy examples/mmasim)
@@ -55,7 +53,8 @@ constexpr std::array kModels = {
         Fmt::kF64,
         "MMA-Sim (L=16, F=13, RZ-E8M13, e_zero -132); KM AdaTC.m fma=16 "
         "neab=-10 (agree)",
-        kUnverified},
+        Evidence{EvidenceLevel::kCaptures, 10000, "Ada",
+                 "km-hardware/sm89_mma_fp8_f32.*"}},
     MmaModel{
         "sm89_mma_fp8_f16",
         "sm89",
@@ -67,7 +66,8 @@ constexpr std::array kModels = {
         {16, 0, 13, AccRound::kRneF16, -21},
         Fmt::kF64,
         "MMA-Sim (L=16, F=13, RNE-FP16, e_zero -21)",
-        kUnverified},
+        Evidence{EvidenceLevel::kCaptures, 10000, "Ada",
+                 "km-hardware/sm89_mma_fp8_f16.*"}},
     MmaModel{
         "sm90_wgmma_fp8_f32",
         "sm90",
@@ -80,7 +80,8 @@ constexpr std::array kModels = {
         Fmt::kF64,
         "MMA-Sim WGMMA (L=32, F=13, RZ-E8M13, e_zero -133); KM H100TC.m "
         "fma=32 neab=-10 (agree); DeepSeek-V3 3.3.2 'around 14 bits'",
-        kUnverified},
+        Evidence{EvidenceLevel::kCaptures, 10000, "H100",
+                 "km-hardware/sm90_wgmma_fp8_f32.*"}},
     MmaModel{
         "sm90_wgmma_fp8_f16",
         "sm90",
@@ -92,7 +93,7 @@ constexpr std::array kModels = {
         {32, 0, 13, AccRound::kRneF16, -133},
         Fmt::kF64,
         "MMA-Sim WGMMA (L=32, F=13, RNE-FP16, e_zero -133)",
-        kUnverified},
+        Evidence{EvidenceLevel::kOneModel, 0, "", ""}},
     MmaModel{"sm90_wgmma_f16_f32",
              "sm90",
              "wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}.{f16,bf16}",
@@ -104,7 +105,8 @@ constexpr std::array kModels = {
              Fmt::kF64,
              "MMA-Sim (L=16, F=25, RZ-FP32, e_zero -133); KM H100TC.m fma=16 "
              "neab=2 (agree)",
-             kUnverified},
+             Evidence{EvidenceLevel::kProxyCaptures, 20000, "H100, H200",
+                      "km-hardware/sm90_wgmma_f16_f32.*"}},
     MmaModel{"sm90_wgmma_tf32_f32",
              "sm90",
              "wgmma.mma_async.sync.aligned.m64nNk8.f32.tf32.tf32",
@@ -116,7 +118,8 @@ constexpr std::array kModels = {
              Fmt::kF64,
              "MMA-Sim (L=8, F=25, RZ-FP32, e_zero -133; FP32 operands "
              "truncated to TF32); KM H100TC.m fma=8 neab=2 (agree)",
-             kUnverified},
+             Evidence{EvidenceLevel::kProxyCaptures, 10000, "H100, H200",
+                      "km-hardware/sm90_wgmma_tf32_f32.*"}},
     // mma.sync FP8 on sm_90 (and the legacy mma.sync on sm_100): fitted
     // on every row of the Khattak-Mikaitis captures (docs/models.md).
     MmaModel{
@@ -127,7 +130,8 @@ constexpr std::array kModels = {
         "d_H1x0_fp32, 20000 rows: ../shared/oracles/km-hardware/"
         "sm90_mma_fp8_f32.*): FDPA of the 32 products from +0 (L=32, "
         "F=25, RZ-FP32), then C added by an RNE f32 add",
-        "hardware captures (H100, H200)"},
+        Evidence{EvidenceLevel::kCaptures, 20000, "H100, H200",
+                 "km-hardware/sm90_mma_fp8_f32.*"}},
     MmaModel{
         "sm90_mma_fp8_f16", "sm90",
         "mma.sync.aligned.m16n8k32.row.col.f16.{e4m3,e5m2}.{e4m3,e5m2}.f16", 32,
@@ -137,7 +141,9 @@ constexpr std::array kModels = {
         "RNE-FP16, then FDPA over {2,3} (L=16, F=25), then C by an RNE "
         "f16 add; e_zero -22 (MMA-Sim Hopper mma f16) is not observable "
         "with FP8 products",
-        "hardware captures (H100, H200)"},
+        Evidence{
+            EvidenceLevel::kCaptures, 20000, "H100, H200",
+            "KM model_validation/H1x0/E*/d_H1x0_fp16.txt (not in ../shared)"}},
     MmaModel{
         "sm100_mma_fp8_f32", "sm100",
         "mma.sync.aligned.m16n8k32.row.col.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32 "
@@ -145,7 +151,9 @@ constexpr std::array kModels = {
         32, kFp8, Fmt::kF32, ScaleKind::kNone, kMmaSyncFp8F32, Fmt::kF64,
         "B200 captures (KM model_validation d_B200_fp32, 10000 rows, not "
         "in ../shared): as sm90_mma_fp8_f32",
-        "hardware captures (B200)"},
+        Evidence{
+            EvidenceLevel::kCaptures, 10000, "B200",
+            "KM model_validation/B200/E*/d_B200_fp32.txt (not in ../shared)"}},
     MmaModel{
         "sm100_mma_fp8_f16", "sm100",
         "mma.sync.aligned.m16n8k32.row.col.f16.{e4m3,e5m2}.{e4m3,e5m2}.f16 "
@@ -153,7 +161,9 @@ constexpr std::array kModels = {
         32, kFp8, Fmt::kF16, ScaleKind::kNone, kMmaSyncFp8F16, Fmt::kF64,
         "B200 captures (KM model_validation d_B200_fp16, 10000 rows, not "
         "in ../shared): as sm90_mma_fp8_f16",
-        "hardware captures (B200)"},
+        Evidence{
+            EvidenceLevel::kCaptures, 10000, "B200",
+            "KM model_validation/B200/E*/d_B200_fp16.txt (not in ../shared)"}},
     MmaModel{"sm100_tcgen05_f16_f32",
              "sm100",
              "tcgen05.mma.cta_group::1.kind::f16 (f16/bf16 -> f32)",
@@ -165,7 +175,8 @@ constexpr std::array kModels = {
              Fmt::kF64,
              "MMA-Sim TCGen05MMA (L=16, F=25, RZ-FP32, e_zero -133); KM "
              "B200TC.m fma=16 neab=2 (agree)",
-             kUnverified},
+             Evidence{EvidenceLevel::kProxyCaptures, 10000, "B200",
+                      "km-hardware/sm100_tcgen05_f16_f32.*"}},
     MmaModel{"sm100_tcgen05_tf32_f32",
              "sm100",
              "tcgen05.mma.cta_group::1.kind::tf32",
@@ -176,7 +187,8 @@ constexpr std::array kModels = {
              {8, 0, 25, AccRound::kRzF32, -133},
              Fmt::kF64,
              "MMA-Sim (L=8, F=25, RZ-FP32, e_zero -133); KM B200TC.m fma=8",
-             kUnverified},
+             Evidence{EvidenceLevel::kProxyCaptures, 5000, "B200",
+                      "km-hardware/sm100_tcgen05_tf32_f32.*"}},
     MmaModel{"sm100_tcgen05_f8f6f4_f32",
              "sm100",
              "tcgen05.mma.cta_group::1.kind::f8f6f4 (-> f32)",
@@ -189,7 +201,7 @@ constexpr std::array kModels = {
              "MMA-Sim TCGen05MMA (F=25, L=32 bytes/itemsize, RZ-FP32, e_zero "
              "-133); KM B200TC.m FP8 fma=32 neab=2 (agree). FP6/FP4 and mixed "
              "pairs inferred from the paper's 'FP8/6/4' grouping",
-             kUnverified},
+             Evidence{EvidenceLevel::kTwoModels, 0, "", ""}},
     MmaModel{"sm100_tcgen05_f8f6f4_f16",
              "sm100",
              "tcgen05.mma.cta_group::1.kind::f8f6f4 (-> f16)",
@@ -200,7 +212,7 @@ constexpr std::array kModels = {
              {32, 0, 25, AccRound::kRneF16, -133},
              Fmt::kF64,
              "MMA-Sim (F=25, L=32, RNE-FP16, e_zero -133)",
-             kUnverified},
+             Evidence{EvidenceLevel::kOneModel, 0, "", ""}},
     MmaModel{"sm100_tcgen05_mxf8f6f4",
              "sm100",
              "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale."
@@ -213,7 +225,7 @@ constexpr std::array kModels = {
              Fmt::kF64,
              "MMA-Sim st_fdpa (scale exponents added to each product; L=32, "
              "F=25, RZ-FP32, e_zero -133); FPy Algorithm 8",
-             kUnverified},
+             Evidence{EvidenceLevel::kOneModel, 0, "", ""}},
     MmaModel{"sm100_tcgen05_mxf4",
              "sm100",
              "tcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::2X "
@@ -226,7 +238,7 @@ constexpr std::array kModels = {
              Fmt::kF64,
              "MMA-Sim gst_fdpa (G=16, F=35, L=64, RZ-FP32, e_zero -139); FPy "
              "Algorithm 9, Table 5",
-             kUnverified},
+             Evidence{EvidenceLevel::kOneModel, 0, "", ""}},
     MmaModel{"sm100_tcgen05_mxf4nvf4_2x",
              "sm100",
              "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale."
@@ -238,7 +250,7 @@ constexpr std::array kModels = {
              {64, 16, 35, AccRound::kRzF32, -139},
              Fmt::kF64,
              "MMA-Sim gst_fdpa (G=16, F=35, L=64, e_zero -139)",
-             kUnverified},
+             Evidence{EvidenceLevel::kOneModel, 0, "", ""}},
     MmaModel{"sm100_tcgen05_mxf4nvf4_4x_ue8m0",
              "sm100",
              "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale."
@@ -251,7 +263,7 @@ constexpr std::array kModels = {
              Fmt::kF64,
              "MMA-Sim gst_fdpa; SM100 support of this variant is disputed "
              "(research note U6)",
-             kUnverified},
+             Evidence{EvidenceLevel::kOneModel, 0, "", ""}},
     MmaModel{"sm100_tcgen05_mxf4nvf4_4x",
              "sm100",
              "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale."
@@ -264,7 +276,7 @@ constexpr std::array kModels = {
              Fmt::kF64,
              "MMA-Sim gst_fdpa (UE4M3 scale sign bit ignored); FPy Alg. 9; "
              "SM100 support disputed (research note U6)",
-             kUnverified},
+             Evidence{EvidenceLevel::kOneModel, 0, "", ""}},
     MmaModel{"sm120_mma_f8f6f4_f32",
              "sm120",
              "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.*.*.f32",
@@ -276,7 +288,7 @@ constexpr std::array kModels = {
              Fmt::kF64,
              "MMA-Sim F_table['RTX Blackwell']=25, L_max=32 B, RZ-FP32, e_zero "
              "-133; KM RTXPRO6000TC.m = B200TC (agree)",
-             kUnverified},
+             Evidence{EvidenceLevel::kTwoModels, 0, "", ""}},
     MmaModel{"sm120_mma_f8f6f4_f16",
              "sm120",
              "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f16.*.*.f16",
@@ -287,7 +299,7 @@ constexpr std::array kModels = {
              {32, 0, 25, AccRound::kRneF16, -22},
              Fmt::kF64,
              "MMA-Sim (mma-class FP16 datapath: RNE-FP16, e_zero -22)",
-             kUnverified},
+             Evidence{EvidenceLevel::kOneModel, 0, "", ""}},
     MmaModel{"sm120_mma_mxf8f6f4",
              "sm120",
              "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale."
@@ -299,7 +311,7 @@ constexpr std::array kModels = {
              {32, 0, 25, AccRound::kRzF32, -133},
              Fmt::kF64,
              "MMA-Sim st_fdpa (ST-FDPA, L=32, F=25, RZ-FP32, e_zero -133)",
-             kUnverified},
+             Evidence{EvidenceLevel::kOneModel, 0, "", ""}},
     MmaModel{"sm120_mma_mxf4",
              "sm120",
              "mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale."
@@ -311,7 +323,7 @@ constexpr std::array kModels = {
              {64, 16, 35, AccRound::kRzF32, -139},
              Fmt::kF64,
              "MMA-Sim gst_fdpa (G=16, F=35, L=64, e_zero -139)",
-             kUnverified},
+             Evidence{EvidenceLevel::kOneModel, 0, "", ""}},
     MmaModel{"sm120_mma_mxf4nvf4_4x",
              "sm120",
              "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale."
@@ -323,7 +335,7 @@ constexpr std::array kModels = {
              {64, 16, 35, AccRound::kRzF32, -139},
              Fmt::kF64,
              "MMA-Sim gst_fdpa (UE4M3 scales, G=16, F=35, e_zero -139)",
-             kUnverified},
+             Evidence{EvidenceLevel::kOneModel, 0, "", ""}},
 };
 
 }  // namespace
@@ -335,6 +347,30 @@ const MmaModel* find_mma_model(std::string_view name) {
     if (m.name == name) return &m;
   }
   return nullptr;
+}
+
+std::string_view evidence_name(EvidenceLevel e) {
+  switch (e) {
+    case EvidenceLevel::kCaptures:
+      return "hardware captures";
+    case EvidenceLevel::kProxyCaptures:
+      return "hardware captures (proxy)";
+    case EvidenceLevel::kTwoModels:
+      return "two models agree";
+    case EvidenceLevel::kOneModel:
+      return "one model";
+  }
+  return "?";
+}
+
+std::string model_status(const MmaModel& m) {
+  const Evidence& e = m.evidence;
+  if (e.capture_rows > 0) {
+    return std::string(evidence_name(e.level)) + ": " +
+           std::to_string(e.capture_rows) + " rows (" + std::string(e.gpus) +
+           ")";
+  }
+  return "unverified on hardware (" + std::string(evidence_name(e.level)) + ")";
 }
 
 std::string_view zero_exp_name(ZeroExp z) {

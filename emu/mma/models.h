@@ -1,11 +1,12 @@
 // The instruction table: each NVIDIA tensor-core instruction (and output
-// type) as a named FDPA model with its parameters and their sources. Every
-// entry is "unverified on hardware" until a gpu_check replay confirms it on
-// that architecture (docs/models.md keeps the per-parameter sources).
+// type) as a named FDPA model with its parameters, their sources and the
+// evidence for them (docs/models.md keeps the per-parameter sources; its
+// evidence table is checked against this one by tests/models_doc_test.sh).
 #pragma once
 
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -21,6 +22,27 @@ enum class ScaleKind : uint8_t {
   kUe4m3Block16,   // GST, UE4M3 per 16 k (NVFP4, scale_vec::4X)
 };
 
+// How far a model is confirmed, strongest first (docs/models.md).
+enum class EvidenceLevel : uint8_t {
+  kCaptures,       // GPU results of this instruction, replayed bit for bit
+  kProxyCaptures,  // GPU results of a related instruction (wmma/HMMA) on
+                   // the same architecture, replayed bit for bit
+  kTwoModels,      // unverified on hardware; MMA-Sim and KM agree
+  kOneModel,       // unverified on hardware; one model or our reading
+};
+
+struct Evidence {
+  EvidenceLevel level;
+  int capture_rows;           // GPU rows replayed bit for bit (0: none)
+  std::string_view gpus;      // where they were captured ("H100, H200")
+  std::string_view captures;  // km-hardware/<model>.* (../shared/oracles),
+                              // or the upstream files not in ../shared
+};
+
+// "hardware captures", "hardware captures (proxy)", "two models agree",
+// "one model".
+std::string_view evidence_name(EvidenceLevel e);
+
 struct MmaModel {
   std::string_view name;    // e.g. "sm100_tcgen05_mxf8f6f4"
   std::string_view arch;    // sm89 / sm90 / sm100 / sm120
@@ -34,8 +56,12 @@ struct MmaModel {
   // SM90 mma.sync FP8 runs on the FP16 datapath (cutlass#1986).
   Fmt emulate_as = Fmt::kF64;
   std::string_view source;  // where L, F, rho, e_zero come from
-  std::string_view status;  // "unverified on hardware" until replayed
+  Evidence evidence;
 };
+
+// One line for `mxc models` and mxconform.models(): "hardware captures:
+// 10000 rows (Ada)", or "unverified on hardware (two models agree)".
+std::string model_status(const MmaModel& m);
 
 std::span<const MmaModel> mma_models();
 const MmaModel* find_mma_model(std::string_view name);

@@ -52,7 +52,11 @@ def models() -> list:
     """Every MMA instruction model, as dicts.
 
     Keys: name, arch, ptx, k, ab_formats, c_fmt, scale_block (0: none),
-    scale_fmt, L, G, F (FDPA parameters), source, status.
+    scale_fmt, L, G, F (FDPA parameters), source, status (as mxc models
+    prints it), evidence ('hardware captures', 'hardware captures (proxy)',
+    'two models agree' or 'one model'), capture_rows (GPU rows the model
+    replays bit for bit, 0: none), capture_gpus and captures (where the
+    rows are: km-hardware/<model>.* in ../shared/oracles, or upstream).
     """
     return _ext.models()
 
@@ -614,8 +618,48 @@ def _model(name):
                      f"{_names(_ext.models())})")
 
 
-def _operand(x, name, fmt, fmt_arg):
+_TF32_INPUTS = ("strict", "truncate")
+_TF32_LOW = np.uint32(0x1FFF)
+
+
+def _tf32_input_arg(tf32_input):
+    if tf32_input not in _TF32_INPUTS:
+        raise ValueError("tf32_input: expected 'strict' or 'truncate', got "
+                         f"{tf32_input!r}")
+    return tf32_input
+
+
+def _tf32_operand(a, name, tf32_input):
+    """TF32 operands are f32 bit patterns (the one TF32 representation of
+    the CLI, vector files and captures): float32 arrays, or uint32/int codes.
+    The instruction ignores the low 13 mantissa bits: 'truncate' clears
+    them, 'strict' refuses an operand that has any set."""
+    if a.dtype == np.float32:
+        a = a.view(np.uint32)
+    elif a.dtype.kind in "ui":
+        if a.size and (a.min() < 0 or a.max() > 0xFFFFFFFF):
+            raise ValueError(f"{name}: tf32 operands are f32 bit patterns "
+                             "(0..0xFFFFFFFF); got a code outside 32 bits")
+        a = a.astype(np.uint32, copy=False)
+    else:
+        raise TypeError(f"{name}: tf32 operands are float32 arrays or "
+                        f"uint32 f32 bit patterns, got dtype {a.dtype}")
+    low = (a & _TF32_LOW) != 0
+    if low.any():
+        if tf32_input == "strict":
+            i = int(np.flatnonzero(low.reshape(-1))[0])
+            raise ValueError(
+                f"{name}: element {i} (f32 bits 0x{int(a.reshape(-1)[i]):08X})"
+                " has non-zero low 13 bits, so it is not a tf32 value; pass "
+                "tf32_input='truncate' to drop them as the instruction does")
+        a = a & np.uint32(0xFFFFE000)
+    return a
+
+
+def _operand(x, name, fmt, fmt_arg, tf32_input="strict"):
     a, hint = as_array(x, name)
+    if fmt == "tf32" and hint is None:
+        return _tf32_operand(a, name, tf32_input), fmt
     if hint is None and a.dtype == np.float16:  # f16 values are f16 codes
         a, hint = a.view(np.uint16), "f16"
     if hint is not None and fmt is not None and hint != fmt:
@@ -648,7 +692,8 @@ def _c_code(c, cfmt):
 
 
 def mma(a, b, c: float = 0.0, *, model: str, a_fmt: Optional[str] = None,
-        b_fmt: Optional[str] = None, a_scales=None, b_scales=None):
+        b_fmt: Optional[str] = None, a_scales=None, b_scales=None,
+        tf32_input: str = "strict"):
     """One output element of a tensor-core instruction model: D = A.B + C.
 
     a, b: K element codes each (K a multiple of the model's L): integer
@@ -656,11 +701,16 @@ def mma(a, b, c: float = 0.0, *, model: str, a_fmt: Optional[str] = None,
     c: the accumulator input as a float (rounded to the model's C format).
     a_scales, b_scales: K / scale_block uint8 block-scale codes for
        block-scaled models (E8M0 or UE4M3, as models() says).
+    tf32_input: TF32 operands (a_fmt/b_fmt 'tf32') are float32 arrays or
+       uint32 f32 bit patterns; 'strict' (default) refuses values with any
+       of the low 13 bits set, 'truncate' clears them (what the instruction
+       does).
     Returns D as a numpy float32 (or float16 for f16-accumulator models).
     """
     m = _model(model)
-    av, af = _operand(a, "a", a_fmt, "a_fmt")
-    bv, bf = _operand(b, "b", b_fmt, "b_fmt")
+    tf32_input = _tf32_input_arg(tf32_input)
+    av, af = _operand(a, "a", a_fmt, "a_fmt", tf32_input)
+    bv, bf = _operand(b, "b", b_fmt, "b_fmt", tf32_input)
     av, bv = av.reshape(-1), bv.reshape(-1)
     sa, sb = _scales_arg(a_scales, "a_scales"), _scales_arg(b_scales,
                                                             "b_scales")
@@ -674,7 +724,7 @@ def mma(a, b, c: float = 0.0, *, model: str, a_fmt: Optional[str] = None,
 
 def gemm(a, b, a_scales=None, b_scales=None, c=None, *, model: str,
          a_fmt: Optional[str] = None, b_fmt: Optional[str] = None,
-         layout: str = "TN", split_k: int = 1):
+         layout: str = "TN", split_k: int = 1, tf32_input: str = "strict"):
     """D = op(A) op(B) + C, bit-exact, through the batched fast GEMM kernel.
 
     Every output element is the model's chain of FDPAs over K in
@@ -688,15 +738,20 @@ def gemm(a, b, a_scales=None, b_scales=None, c=None, *, model: str,
     a_scales [M, K/blk], b_scales [N, K/blk]: block-scale codes (plain
        row-major, not swizzled) for block-scaled models.
     c: [M, N] float32 (or float16) accumulator input, default zeros.
+    tf32_input: TF32 operands are float32 arrays or uint32 f32 bit
+       patterns; 'strict' (default) refuses values with any of the low 13
+       bits set (ValueError naming the operand), 'truncate' clears them
+       (what the instruction does).
     Returns D as [M, N] float32 (float16 for f16-accumulator models).
     """
     m = _model(model)
+    tf32_input = _tf32_input_arg(tf32_input)
     _check_str(layout, "layout")
     if layout not in ("TN", "NN", "NT", "TT"):
         raise ValueError(f"layout: expected TN, NN, NT or TT, got {layout!r}")
     split_k = _check_int(split_k, "split_k", hi=_INT_MAX, required=True)
-    av, af = _operand(a, "a", a_fmt, "a_fmt")
-    bv, bf = _operand(b, "b", b_fmt, "b_fmt")
+    av, af = _operand(a, "a", a_fmt, "a_fmt", tf32_input)
+    bv, bf = _operand(b, "b", b_fmt, "b_fmt", tf32_input)
     if av.ndim != 2 or bv.ndim != 2:
         raise ValueError(f"a, b: expected 2-D operands, got {av.ndim}-D and "
                          f"{bv.ndim}-D")

@@ -282,7 +282,12 @@ std::vector<std::map<std::string, nb::object>> models() {
     r["G"] = nb::int_(m.fdpa.G);
     r["F"] = nb::int_(m.fdpa.F);
     r["source"] = nb::str(std::string(m.source).c_str());
-    r["status"] = nb::str(std::string(m.status).c_str());
+    r["status"] = nb::str(mxc::model_status(m).c_str());
+    r["evidence"] =
+        nb::str(std::string(mxc::evidence_name(m.evidence.level)).c_str());
+    r["capture_rows"] = nb::int_(m.evidence.capture_rows);
+    r["capture_gpus"] = nb::str(std::string(m.evidence.gpus).c_str());
+    r["captures"] = nb::str(std::string(m.evidence.captures).c_str());
     out.push_back(std::move(r));
   }
   return out;
@@ -679,14 +684,20 @@ void check_ab_fmt(const mxc::MmaModel& m, mxc::Fmt f, const char* arg) {
   }
 }
 
+// A/B operands as models take them (mxc::operand_code_ok: TF32 is an f32
+// bit pattern with the low 13 bits zero, as in the CLI and vector files);
+// scales are codes of their storage width.
 std::vector<uint64_t> codes_checked(const InArray& a, mxc::Fmt f,
-                                    const char* arg) {
+                                    const char* arg, bool operand = true) {
   auto w = raw_words(a, 0, arg);
   const uint64_t lim = mxc::desc(f).storage_mask();
   for (uint64_t v : w) {
-    if (v > lim) {
+    if (operand ? !mxc::operand_code_ok(f, v) : v > lim) {
       bad(std::string(arg) + ": code " + std::to_string(v) +
-          " does not fit format " + std::string(mxc::desc(f).name));
+          " does not fit format " + std::string(mxc::desc(f).name) +
+          (f == mxc::Fmt::kTF32
+               ? " (an f32 bit pattern whose low 13 bits are zero)"
+               : ""));
     }
   }
   return w;
@@ -713,8 +724,8 @@ uint64_t mma(const InArray& a, const InArray& b, uint64_t c,
     if (av.size() % size_t(blk) != 0) {
       bad("a: K must be a multiple of the scale block " + std::to_string(blk));
     }
-    sav = codes_checked(*sa, mxc::scale_format(m.scales), "a_scales");
-    sbv = codes_checked(*sb, mxc::scale_format(m.scales), "b_scales");
+    sav = codes_checked(*sa, mxc::scale_format(m.scales), "a_scales", false);
+    sbv = codes_checked(*sb, mxc::scale_format(m.scales), "b_scales", false);
     if (sav.size() != av.size() / size_t(blk) ||
         sbv.size() != av.size() / size_t(blk)) {
       bad("a_scales: need K / " + std::to_string(blk) + " = " +
@@ -751,8 +762,8 @@ nb::object gemm(const InArray& a, const InArray& b, std::optional<InArray> sa,
   const int blk = mxc::scale_block(m.scales);
   if (blk > 0) {
     if (!sa || !sb) bad("a_scales: model " + model + " needs a_scales and b_scales");
-    p.SA = codes_checked(*sa, mxc::scale_format(m.scales), "a_scales");
-    p.SB = codes_checked(*sb, mxc::scale_format(m.scales), "b_scales");
+    p.SA = codes_checked(*sa, mxc::scale_format(m.scales), "a_scales", false);
+    p.SB = codes_checked(*sb, mxc::scale_format(m.scales), "b_scales", false);
   } else if (sa || sb) {
     bad("a_scales: model " + model + " takes no block scales");
   }
