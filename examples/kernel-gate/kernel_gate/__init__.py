@@ -65,9 +65,8 @@ def quantize_mxfp8(x):
     blocks = x.reshape(-1, BLOCK)
     amax = np.max(np.abs(blocks), axis=1)  # NaN propagates
     byte = _scale_bytes(amax, bug)
-    # fl(x * 2^(127 - byte)); byte 0 multiplies by 1.0, 0xFF gives NaN.
-    mult = np.where(byte == 0, np.float32(1.0),
-                    np.ldexp(np.float32(1.0), 127 - byte.astype(np.int32)))
+    # fl(x * 2^(127 - byte)) (byte 0: x * 2^127); 0xFF gives NaN.
+    mult = np.ldexp(np.float32(1.0), 127 - byte.astype(np.int32))
     mult = np.where(byte == 255, np.float32(np.nan), mult).astype(np.float32)
     with np.errstate(invalid="ignore", over="ignore"):
         y = (blocks * mult[:, None]).astype(np.float32)
