@@ -12,7 +12,8 @@ mxconform.testing.assert_bitexact: the classified table of `mxc verify`).
 Cases come from the same generator as `mxc gen` (source="generate", the
 default: the same bytes as `mxc gen OP --level L --seed S --shard i/n --set
 KEY=VALUE ...`) or from the committed corpus shipped in the package
-(source="corpus", file= or the header keys pick the file). The batches are
+(source="corpus", file= or the header keys pick the file; case j goes to
+batch j mod n, as `mxc gen --shard` deals them). The batches are
 separate test items, so pytest-xdist spreads them over its workers; their
 number is batches= (default: the xdist worker count, else 1).
 
@@ -63,7 +64,8 @@ class CaseBatch:
 
     Op views: mx-quantize: x (float32 [cases, block]), expected_result
     (a Quantized: scales [cases], codes [cases, block], one byte per
-    element); convert: a (source codes), rbits (round=rs), expected_result
+    element; scales [cases, 1], [cases] accepted from the subject);
+    convert: a (source codes), rbits (round=rs), expected_result
     (result codes)."""
 
     op: str
@@ -80,6 +82,11 @@ class CaseBatch:
     def __len__(self):
         return int(self.inputs.shape[0])
 
+    def _need(self, op, what):
+        if self.op != op:
+            raise AttributeError(f"{what}: a {op} view; this batch is "
+                                 f"{self.op} (use field() or inputs)")
+
     def field(self, name: str) -> np.ndarray:
         """The columns of field `name` (inputs first, then results):
         [cases] for a scalar field, [cases, N] for NAME[N]."""
@@ -87,7 +94,8 @@ class CaseBatch:
                            (self.result_fields, self.expected)):
             cols = [i for i, n in enumerate(names) if n == name]
             if cols:
-                return arr[:, cols[0]] if len(cols) == 1 else arr[:, cols]
+                return np.ascontiguousarray(
+                    arr[:, cols[0]] if len(cols) == 1 else arr[:, cols])
         raise KeyError(f"field {name!r}: the {self.op} cases have "
                        f"{' '.join(self.input_fields)} | "
                        f"{' '.join(self.result_fields)}")
@@ -119,7 +127,7 @@ class CaseBatch:
 
             elem = self.header["elem"]
             block = int(self.header["block"])
-            scales = self.field("scale").astype(np.uint8)
+            scales = self.field("scale").astype(np.uint8).reshape(-1, 1)
             packed = self.field("byte").astype(np.uint8).reshape(len(self), -1)
             codes = _unpack(elem, packed, block)
             return Quantized(scales, codes, profile=self.header["profile"],
@@ -142,8 +150,8 @@ class CaseBatch:
                 raise TypeError("mx-quantize: the subject must return a "
                                 "(scales, codes) pair, got "
                                 f"{type(actual).__name__}")
-            return compare(_as_pair(actual), want, "quantize", inputs=self.x,
-                           allow=allow)
+            return compare(_as_pair(actual, len(self)), want, "quantize",
+                           inputs=self.x, allow=allow)
         if self.op == "convert":
             h = self.header
             to, frm = h["to"], h["from"]
@@ -188,12 +196,17 @@ def _code_dtype(bits):
     return np.uint8 if bits <= 8 else (np.uint16 if bits <= 16 else np.uint32)
 
 
-def _as_pair(actual):
-    s, c = actual
-    return (np.asarray(s).astype(np.uint8) if np.asarray(s).dtype.kind in "ui"
-            else s,
-            np.asarray(c).astype(np.uint8) if np.asarray(c).dtype.kind in "ui"
-            else c)
+def _as_pair(actual, cases):
+    """(scales, codes) as uint8 codes; scales [cases] or [cases, 1] (one
+    per block: the same layout)."""
+    s, c = (np.asarray(a) for a in actual)
+    if s.dtype.kind in "ui":
+        s = s.astype(np.uint8)
+    if c.dtype.kind in "ui":
+        c = c.astype(np.uint8)
+    if s.shape == (cases,):
+        s = s.reshape(cases, 1)
+    return np.ascontiguousarray(s), np.ascontiguousarray(c)
 
 
 def _unpack(elem, packed, block):
@@ -290,8 +303,8 @@ def _batch(op, shard, source, level, seed, file, allow, params) -> CaseBatch:
         if v.header.get("op") != op:
             raise ValueError(f"file: {path.name} holds op={v.header.get('op')},"
                              f" not {op}")
-        parts = np.array_split(np.arange(v.inputs.shape[0]), n)
-        ins, exp = v.inputs[parts[i]], v.expected[parts[i]]
+        # Case j in shard j mod n, as `mxc gen --shard i/n` deals them.
+        ins, exp = v.inputs[i::n], v.expected[i::n]
         source = f"corpus {path.name}"
     return CaseBatch(op=op, header=v.header, input_fields=v.input_fields,
                      result_fields=v.result_fields, inputs=ins, expected=exp,

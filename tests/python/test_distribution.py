@@ -45,7 +45,7 @@ def test_console_script_runs_the_packaged_mxc():
     r = subprocess.run([exe, "formats"], capture_output=True, text=True)
     assert r.returncode == 0 and "e4m3" in r.stdout, r.stderr
     # Exit status and stderr pass through (usage error: 2, names the option).
-    r = subprocess.run([exe, "convert", "--bogus"], capture_output=True,
+    r = subprocess.run([exe, "formats", "--bogus"], capture_output=True,
                        text=True)
     assert r.returncode == 2 and "--bogus" in r.stderr
 
