@@ -177,6 +177,7 @@ class CaseBatch:
         """Raises MismatchError (an AssertionError) with the classified
         table unless `actual` is bit-exact against this batch (the message
         of mxconform.testing.assert_bitexact)."""
+        __tracebackhide__ = True  # the failure is the table, not this frame
         report = self.compare(actual)
         self.reports.append(report)
         if not report.ok:
@@ -416,6 +417,7 @@ def mxconform_cases(request):
 def pytest_pyfunc_call(pyfuncitem):
     if pyfuncitem.get_closest_marker(_MARKER) is None:
         return None
+    __tracebackhide__ = True
     funcargs = pyfuncitem.funcargs
     names = pyfuncitem._fixtureinfo.argnames
     result = pyfuncitem.obj(**{n: funcargs[n] for n in names})
