@@ -55,3 +55,12 @@ def test_corpus_in_package_matches_manifest():
     listed = [ln.split()[2] for ln in (c / "MANIFEST").read_text().splitlines()
               if ln.strip() and not ln.startswith("#")]
     assert listed and all((c / f).is_file() for f in listed)
+
+
+def test_packaged_mxc_conformance_reads_the_packaged_corpus():
+    # `mxc conformance` of the wheel defaults to the corpus beside it, not to
+    # the build machine's source tree.
+    r = subprocess.run([str(_cli.binary()), "conformance", "--help"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert str(_cli.corpus()) in r.stdout, r.stdout
