@@ -19,7 +19,7 @@ chmod +x "$tmp/repo/scripts/install-deps" "$tmp/bin/cmake" "$tmp/bin/ctest"
 fail=0
 no() { echo "FAIL: $*"; fail=1; }
 has() { grep -qE "$2" "$tmp/$1" || { no "$1: no line matching '$2'"; cat "$tmp/$1"; }; }
-skips=(MXC_SKIP_PYTHON=1 MXC_SKIP_INSTALL=1 MXC_SKIP_PEERS=1 MXC_SKIP_SLURM=1
+skips=(MXC_SKIP_KIT=1 MXC_SKIP_PYTHON=1 MXC_SKIP_WHEEL=1 MXC_SKIP_INSTALL=1 MXC_SKIP_PEERS=1 MXC_SKIP_SLURM=1
        MXC_SKIP_K8S=1 MXC_SKIP_ASAN=1 MXC_SKIP_FUZZ=1 MXC_SKIP_AARCH64=1)
 
 env PATH="$tmp/bin:$PATH" "${skips[@]}" "$tmp/repo/scripts/test" > "$tmp/ok.out" 2> "$tmp/ok.err"
@@ -33,8 +33,10 @@ has ok.err '^  build \(ci\) +[0-9]+  pass$'
 has ok.err '^  ctest \(ci\) +[0-9]+  pass$'
 has ok.err '^  test-python +0  skipped \(MXC_SKIP_PYTHON=1\)$'
 has ok.err '^  test-aarch64 +0  skipped \(MXC_SKIP_AARCH64=1\)$'
+has ok.err '^  test-device-kit +0  skipped \(MXC_SKIP_KIT=1\)$'
+has ok.err '^  test-wheel +0  skipped \(MXC_SKIP_WHEEL=1\)$'
 has ok.err '^  total +[0-9]+  pass$'
-[[ $(grep -c '^  ' "$tmp/ok.err") == 14 ]] || { no "expected 14 table lines"; cat "$tmp/ok.err"; }
+[[ $(grep -c '^  ' "$tmp/ok.err") == 16 ]] || { no "expected 16 table lines"; cat "$tmp/ok.err"; }
 
 rm -f "$tmp/ctest.log"
 env PATH="$tmp/bin:$PATH" FAIL_BUILD=1 "${skips[@]}" "$tmp/repo/scripts/test" > "$tmp/bad.out" 2> "$tmp/bad.err"

@@ -30,8 +30,23 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The corpus: the source tree's vectors/, or, for the mxc of the Python
+// package (MXC_PACKAGED_CORPUS: mxconform/_bin/mxc), the corpus shipped
+// beside it (mxconform/corpus/), wherever the wheel was installed.
+std::string default_vectors_dir() {
+#ifdef MXC_PACKAGED_CORPUS
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  // Unreadable: a relative path that names itself in the error.
+  if (ec) return "mxconform/corpus (/proc/self/exe unreadable)";
+  return (self.parent_path().parent_path() / "corpus").string();
+#else
+  return MXC_SOURCE_DIR "/vectors";
+#endif
+}
+
 struct ConformanceOptions {
-  std::string vectors_dir = MXC_SOURCE_DIR "/vectors";
+  std::string vectors_dir = default_vectors_dir();
   std::string report_dir = "build/reports";
   std::string gpu = "";
 };

@@ -10,6 +10,8 @@ int main(int argc, char** argv) {
       "mxc: bit-exact emulator and conformance tools for OCP MX, FP8, FP6, "
       "FP4 and NVFP4 arithmetic"};
   app.require_subcommand(1);
+  // MXC_VERSION: the CMake project version (one place for every version).
+  app.set_version_flag("--version", "mxc " MXC_VERSION);
   int exit_code = 0;
   mxc::cli::add_convert(app, exit_code);
   mxc::cli::add_formats(app, exit_code);

@@ -45,7 +45,7 @@ size_t generate(Header h, const Shard& shard, std::ostream& out) {
   const auto in = op->inputs(), res = op->results();
   const size_t total = op->count();
   h.kv["mxconform-vectors"] = std::to_string(kFormatVersion);
-  h.kv["generator"] = "mxc 0.1.0";
+  h.kv["generator"] = "mxc " MXC_VERSION;
   h.kv["spec"] = "OCP-MX-1.0";
   h.kv["prng"] = "splitmix64";
   h.kv["shard"] = fmt::format("{}/{}", shard.index, shard.count);

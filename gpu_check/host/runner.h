@@ -42,7 +42,7 @@ struct RunOptions {
 };
 
 // The version recorded in reports (`mxc report merge` refuses mixing).
-inline constexpr const char* kGpuVersion = "mxc-gpu 0.1.0";
+inline constexpr const char* kGpuVersion = "mxc-gpu " MXC_VERSION;
 
 // Runs the replay; writes DIR/report.json, DIR/report.junit.xml,
 // DIR/summary.txt, DIR/skipped.json, DIR/device.json and

@@ -42,7 +42,7 @@ from ._api import (
 )
 from ._compare import Mismatch, Report, compare
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 __all__ = [
     "Mismatch", "Quantized", "Report", "compare", "convert", "decode",

@@ -1,6 +1,6 @@
 """Golden vector files (docs/vector-format.md): generate() writes exactly
 the bytes `mxc gen` writes (the same C++ generator); load() reads a file
-into numpy arrays."""
+into numpy arrays; loads() parses generate()'s text."""
 
 from __future__ import annotations
 
@@ -90,24 +90,36 @@ def _split_fields(spec: str) -> Tuple[List[str], List[str]]:
 def load(path: Union[str, os.PathLike]) -> Vectors:
     """Reads a vector file (as `mxc gen` writes it). Raises ValueError
     naming path:line for malformed content."""
+    with open(path, "r") as f:
+        return _parse(f, str(path))
+
+
+def loads(text: str, name: str = "<text>") -> Vectors:
+    """Parses vector-file text (what generate() returns); errors name
+    `name`:line as load() does."""
+    if not isinstance(text, str):
+        raise TypeError("text: expected the vector file as str")
+    return _parse(text.splitlines(), name)
+
+
+def _parse(lines, path: str) -> Vectors:
     header: Dict[str, str] = {}
     rows: List[List[int]] = []
-    with open(path, "r") as f:
-        for ln, line in enumerate(f, 1):
-            line = line.rstrip("\n")
-            if line.startswith("#"):
-                kv = line[1:].strip()
-                if "=" not in kv:
-                    raise ValueError(f"{path}:{ln}: header line without '='")
-                k, v = kv.split("=", 1)
-                header[k.strip()] = v.strip()
-                continue
-            if not line:
-                continue
-            try:
-                rows.append([int(t, 16) for t in line.split(" ")])
-            except ValueError:
-                raise ValueError(f"{path}:{ln}: a field is not hex") from None
+    for ln, line in enumerate(lines, 1):
+        line = line.rstrip("\n")
+        if line.startswith("#"):
+            kv = line[1:].strip()
+            if "=" not in kv:
+                raise ValueError(f"{path}:{ln}: header line without '='")
+            k, v = kv.split("=", 1)
+            header[k.strip()] = v.strip()
+            continue
+        if not line:
+            continue
+        try:
+            rows.append([int(t, 16) for t in line.split(" ")])
+        except ValueError:
+            raise ValueError(f"{path}:{ln}: a field is not hex") from None
     if "fields" not in header:
         raise ValueError(f"{path}:1: no fields= header (not a vector file?)")
     ins, res = _split_fields(header["fields"])
@@ -120,4 +132,4 @@ def load(path: Union[str, os.PathLike]) -> Vectors:
     return Vectors(header, ins, res, arr[:, :len(ins)], arr[:, len(ins):])
 
 
-__all__ = ["Vectors", "generate", "load"]
+__all__ = ["Vectors", "generate", "load", "loads"]

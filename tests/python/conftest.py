@@ -1,7 +1,11 @@
 """Shared fixtures: the repository root, the committed corpus and the mxc
 binary the package is checked against (MXC_BIN, default build/bin/mxc;
 MXC_REQUIRE_CLI=1, as scripts/test-python sets, makes its absence a
-failure instead of a skip)."""
+failure instead of a skip).
+
+Against an installed wheel (scripts/test-wheel) these tests run from a copy
+of tests/python (with README.md beside it) outside the source tree: the
+corpus is then the one shipped in the package."""
 
 import os
 import pathlib
@@ -11,6 +15,12 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "vectors"
+if not VECTORS.is_dir():  # no source tree: the corpus in the installed package
+    from mxconform._cli import corpus
+
+    VECTORS = corpus()
+
+pytest_plugins = ["pytester"]
 
 
 @pytest.fixture(scope="session")
