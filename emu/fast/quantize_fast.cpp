@@ -183,7 +183,6 @@ bool fused_takes(const MxProfile& p) {
 struct ZeroStep {
   bool code_neg_zero = false, scaled_zero = false;
   uint8_t neg_zero_code = 0;
-  bool any() const { return code_neg_zero || scaled_zero; }
 };
 
 // The largest |x| (f32 bits) with x * 2^(127 - s) rounding to zero in f32:
@@ -201,7 +200,10 @@ ZeroStep zero_step(const MxProfile& p, Fmt elem) {
   z.code_neg_zero = p.neg_zero_to_pos;
   z.scaled_zero =
       p.exact_neg_zero_to_pos || p.apply == ApplyRule::kF32DivPow2CtFp4;
-  z.neg_zero_code = static_cast<uint8_t>(detail::elem_k(elem).sign_bit);
+  // Only where the rule needs it: this runs once per call, per block for
+  // mx_quantize_block.
+  if (z.code_neg_zero)
+    z.neg_zero_code = static_cast<uint8_t>(desc(elem).sign_mask());
   return z;
 }
 
@@ -456,23 +458,8 @@ bool mx_quantize_rowwise(const MxProfile& p, Fmt elem, int rows, int cols,
 }
 
 namespace {
+
 // The column kernels: the fused ones, or the portable staged path.
-void colwise_kernels(const MxProfile& p, Fmt elem, int rows, int cols,
-                     const uint32_t* x, uint8_t* scales, uint8_t* codes);
-}  // namespace
-
-bool mx_quantize_colwise(const MxProfile& p, Fmt elem, int rows, int cols,
-                         const uint32_t* x, uint8_t* scales, uint8_t* codes) {
-  if (!mx_covers(p, elem)) return false;
-  colwise_kernels(p, elem, rows, cols, x, scales, codes);
-  zero_step_cols(zero_step(p, elem), static_cast<size_t>(p.block),
-                 static_cast<size_t>(rows), static_cast<size_t>(cols), x,
-                 scales, codes);
-  return true;
-}
-
-namespace {
-
 void colwise_kernels(const MxProfile& p, Fmt elem, int rows, int cols,
                      const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   if (fused_takes(p)) {
@@ -522,5 +509,15 @@ void colwise_kernels(const MxProfile& p, Fmt elem, int rows, int cols,
 }
 
 }  // namespace
+
+bool mx_quantize_colwise(const MxProfile& p, Fmt elem, int rows, int cols,
+                         const uint32_t* x, uint8_t* scales, uint8_t* codes) {
+  if (!mx_covers(p, elem)) return false;
+  colwise_kernels(p, elem, rows, cols, x, scales, codes);
+  zero_step_cols(zero_step(p, elem), static_cast<size_t>(p.block),
+                 static_cast<size_t>(rows), static_cast<size_t>(cols), x,
+                 scales, codes);
+  return true;
+}
 
 }  // namespace mxc::fast
