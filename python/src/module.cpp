@@ -39,6 +39,8 @@
 #include "emu/convert.h"
 #include "emu/fast/convert_fast.h"
 #include "emu/fast/convert_wide.h"
+#include "emu/fast/gemm_fast.h"
+#include "emu/fast/isa.h"
 #include "emu/fast/nvfp4_fast.h"
 #include "emu/fast/quantize_fast.h"
 #include "emu/mma/gemm.h"
@@ -864,6 +866,41 @@ OutArray<uint32_t> sr_rbits(uint64_t seed, size_t n) {
   return to_numpy(std::move(v), {n});
 }
 
+// ---------------------------------------------------------------- engines
+
+// Which engine a call takes for finite inputs (python -m mxconform.bench
+// prints it beside each row; tests/test_fast_quantize.cpp and the fast GEMM
+// coverage test fail when any row says "reference").
+std::string quantize_engine(const std::string& profile,
+                            const std::string& elem) {
+  if (const mxc::Nvfp4Profile* p = mxc::find_nvfp4_profile(profile)) {
+    uint32_t x[16];
+    for (int i = 0; i < 16; ++i) {
+      const float v = 0.5f * static_cast<float>(i + 1);
+      std::memcpy(&x[i], &v, 4);
+    }
+    uint8_t scale = 0, codes[16];
+    const uint32_t s_enc = mxc::nvfp4_tensor_scale(*p, 0x41000000u);  // 8
+    return mxc::fast::nvfp4_quantize_block(*p, s_enc, x, 16, scale, codes)
+               ? "fast"
+               : "reference";
+  }
+  const mxc::MxProfile& p = mx_profile_arg(profile);
+  const mxc::Fmt e = elem.empty() ? p.default_elem : fmt_arg(elem, "elem");
+  return mxc::fast::mx_covers(p, e) ? "fast" : "reference";
+}
+
+std::string gemm_engine(const std::string& model, const std::string& a_fmt,
+                        const std::string& b_fmt) {
+  const mxc::MmaModel& m = model_arg(model);
+  mxc::GemmProblem g;
+  g.M = g.N = 8;
+  g.K = m.k * 4;
+  g.a_fmt = fmt_arg(a_fmt, "a_fmt");
+  g.b_fmt = fmt_arg(b_fmt, "b_fmt");
+  return mxc::fast::gemm_covers(m, g) ? "fast" : "reference";
+}
+
 }  // namespace
 
 NB_MODULE(_mxconform, m) {
@@ -874,6 +911,12 @@ NB_MODULE(_mxconform, m) {
     g_threads.store(n);
   }, "n"_a, "Threads for convert/quantize on large arrays (0 = every core).");
   m.def("get_num_threads", &thread_count, "Threads convert/quantize use.");
+  m.def("isa", [] { return std::string(mxc::fast::isa_name(mxc::fast::best_isa())); },
+        "The SIMD instruction set the fast engine runs on here.");
+  m.def("quantize_engine", &quantize_engine, "profile"_a, "elem"_a,
+        "'fast' or 'reference': the engine quantize takes for finite blocks.");
+  m.def("gemm_engine", &gemm_engine, "model"_a, "a_fmt"_a, "b_fmt"_a,
+        "'fast' or 'reference': the engine gemm takes for finite operands.");
   m.def("formats", &formats, "Every format the emulator knows, as dicts.");
   m.def("profiles", &profiles, "Every MX and NVFP4 quantization profile.");
   m.def("profile_aliases", &profile_aliases,
