@@ -317,15 +317,19 @@ def render(prof, models, peers, markdown=False):
     return "\n".join(out)
 
 
-def run(size=20, repeat=3, only=("profiles", "models", "peers"),
-        gemm_shape=(64, 64, 2048)):
-    mx.set_num_threads(1)  # single-threaded rows (issue 22)
+def _tensor(size):
     n = 1 << size
     x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
-    x2 = x.reshape(-1, 1024 if n >= 1024 else n)
-    prof = profile_rows(x2, repeat) if "profiles" in only else []
+    return x, x.reshape(-1, 1024 if n >= 1024 else n)
+
+
+def run(size=20, repeat=3, only=("profiles", "models", "peers"),
+        gemm_shape=(64, 64, 2048), peer_size=24):
+    mx.set_num_threads(1)  # single-threaded rows (issue 22)
+    prof = (profile_rows(_tensor(size)[1], repeat) if "profiles" in only
+            else [])
     models = model_rows(repeat, gemm_shape) if "models" in only else []
-    peers = peer_rows(x, x2, repeat) if "peers" in only else []
+    peers = peer_rows(*_tensor(peer_size), repeat) if "peers" in only else []
     return prof, models, peers
 
 
@@ -336,9 +340,12 @@ def main(argv=None):
                     "next to the profile that reproduces it, in one run "
                     "(single thread; peers not installed are skipped).")
     ap.add_argument("--size", type=int, default=20,
-                    help="log2 of the element count of the quantize and "
-                         "convert rows (default 20: a 1024 x 1024 f32 "
-                         "matrix)")
+                    help="log2 of the element count of the profiles table "
+                         "(default 20: a 1024 x 1024 f32 matrix)")
+    ap.add_argument("--peer-size", type=int, default=24,
+                    help="log2 of the element count of the peers table "
+                         "(default 24: 64 MiB of f32, beyond the caches, "
+                         "as a model's weights are)")
     ap.add_argument("--repeat", type=int, default=3,
                     help="timed runs per row; the best is kept (default 3)")
     ap.add_argument("--only", default="profiles,models,peers",
@@ -352,6 +359,8 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if not 10 <= a.size <= 28:
         ap.error("--size must be in 10..28")
+    if not 10 <= a.peer_size <= 28:
+        ap.error("--peer-size must be in 10..28")
     if a.repeat < 1:
         ap.error("--repeat must be >= 1")
     only = tuple(s.strip() for s in a.only.split(",") if s.strip())
@@ -366,13 +375,15 @@ def main(argv=None):
     except ValueError:
         ap.error(f"--gemm {a.gemm!r}: expected MxNxK with K a multiple of "
                  "128 (every model's L and scale block divide it)")
-    print(f"# mxconform.bench: 2^{a.size} elements, best of {a.repeat}, "
+    print(f"# mxconform.bench: profiles 2^{a.size} elements, peers "
+          f"2^{a.peer_size}, gemm {a.gemm}, best of {a.repeat}, "
           f"1 thread, ISA {_ext.isa()}, "
           f"{platform.processor() or platform.machine()}, "
           f"python {platform.python_version()}, numpy {np.__version__}, "
           f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', '')}",
           file=sys.stderr)
-    print(render(*run(a.size, a.repeat, only, shape), markdown=a.markdown))
+    print(render(*run(a.size, a.repeat, only, shape, a.peer_size),
+                 markdown=a.markdown))
     return 0
 
 

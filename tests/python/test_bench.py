@@ -16,7 +16,8 @@ def _bench(*args):
 
 
 def test_bench_rows_like_for_like():
-    r = _bench("--size", "12", "--repeat", "1", "--gemm", "8x8x256",
+    r = _bench("--size", "12", "--peer-size", "12", "--repeat", "1",
+               "--gemm", "8x8x256",
                "--markdown")
     assert r.returncode == 0, r.stderr
     tables, cur = [], None
