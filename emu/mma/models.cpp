@@ -14,6 +14,8 @@ constexpr Fmt kF8F6F4[] = {Fmt::kE4M3, Fmt::kE5M2, Fmt::kE3M2, Fmt::kE2M3,
 constexpr Fmt kFp4[] = {Fmt::kE2M1};
 constexpr Fmt kHalf[] = {Fmt::kF16, Fmt::kBF16};
 constexpr Fmt kTf32[] = {Fmt::kTF32};
+constexpr Fmt kF16[] = {Fmt::kF16};
+constexpr Fmt kBf16[] = {Fmt::kBF16};
 
 // Sources (docs/models.md gives the section of each):
 //   MMA-Sim   microsoft/MMA-Sim nv_ptx sim.py F/rho/L tables and paper v2
@@ -41,6 +43,174 @@ constexpr FdpaParams kMmaSyncFp8F16{.L = 16,
                                     .c_outside = true};
 
 constexpr std::array kModels = {
+    // Legacy mma.sync f16/bf16/tf32 (issue 24). Parameters: MMA-Sim HEAD
+    // c785138 mmasim/simulator/nv_ptx.py lines 16-44 (F per arch: Volta 23,
+    // Turing/Ampere/Ada 24, Hopper/Blackwell 25; Ampere/Ada split k16 f16/bf16
+    // and k8 tf32 into two chained halves) and KM models/*TC.m (fma, neab);
+    // e_zero from the MMA-Sim version FPy quotes (research note U3).
+    MmaModel{"sm70_mma_f16_f32",
+             "sm70",
+             "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32",
+             4,
+             kF16,
+             Fmt::kF32,
+             ScaleKind::kNone,
+             {4, 0, 23, AccRound::kRzF32, -131},
+             Fmt::kF64,
+             "MMA-Sim Volta (L=4, F=23, RZ-FP32; e_zero -131 per FPy); KM "
+             "V100TC.m fma=4 neab=0 (agree; KM min_exp_limit -1024)",
+             Evidence{EvidenceLevel::kProxyCaptures, 5000, "V100",
+                      "tests/data/km-hardware-extra/sm70_mma_f16_f32.*"}},
+    MmaModel{"sm70_mma_f16_f16",
+             "sm70",
+             "mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16",
+             4,
+             kF16,
+             Fmt::kF16,
+             ScaleKind::kNone,
+             {4, 0, 23, AccRound::kRneF16, -20},
+             Fmt::kF64,
+             "MMA-Sim Volta (L=4, F=23, RNE-FP16; e_zero -20 per FPy); KM "
+             "V100TC.m fma=4 neab=0 rne (agree; KM min_exp_limit -19)",
+             Evidence{EvidenceLevel::kProxyCaptures, 5000, "V100",
+                      "tests/data/km-hardware-extra/sm70_mma_f16_f16.*"}},
+    MmaModel{"sm75_mma_f16_f32",
+             "sm75",
+             "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32",
+             8,
+             kF16,
+             Fmt::kF32,
+             ScaleKind::kNone,
+             {8, 0, 24, AccRound::kRzF32, -132},
+             Fmt::kF64,
+             "MMA-Sim Turing (L=8 one FDPA, F=24, RZ-FP32; e_zero -132 per "
+             "FPy); KM has no Turing model",
+             Evidence{EvidenceLevel::kOneModel, 0, "", ""}},
+    MmaModel{"sm75_mma_f16_f16",
+             "sm75",
+             "mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16",
+             8,
+             kF16,
+             Fmt::kF16,
+             ScaleKind::kNone,
+             {8, 0, 24, AccRound::kRneF16, -21},
+             Fmt::kF64,
+             "MMA-Sim Turing (L=8, F=24, RNE-FP16; e_zero -21 per FPy)",
+             Evidence{EvidenceLevel::kOneModel, 0, "", ""}},
+    // sm_86 (A2, GA10x) runs the sm_80 instructions; its captures
+    // replay bit for bit through sm80_* (docs/models.md).
+    MmaModel{"sm80_mma_f16_f32",
+             "sm80",
+             "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+             16,
+             kF16,
+             Fmt::kF32,
+             ScaleKind::kNone,
+             {8, 0, 24, AccRound::kRzF32, -132},
+             Fmt::kF64,
+             "MMA-Sim Ampere (k16 as two chained FDPAs of L=8, F=24, "
+             "RZ-FP32; e_zero -132); KM A100TC.m/A2TC.m fma=8 neab=1 "
+             "min_exp_limit -132 (agree)",
+             Evidence{EvidenceLevel::kProxyCaptures, 10000, "A2, A100",
+                      "tests/data/km-hardware-extra/sm80_mma_f16_f32.*"}},
+    MmaModel{"sm80_mma_bf16_f32",
+             "sm80",
+             "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+             16,
+             kBf16,
+             Fmt::kF32,
+             ScaleKind::kNone,
+             {8, 0, 24, AccRound::kRzF32, -132},
+             Fmt::kF64,
+             "MMA-Sim Ampere (k16 as two chained FDPAs of L=8, F=24, "
+             "RZ-FP32; e_zero -132); KM A100TC.m/A2TC.m fma=8 neab=1 "
+             "(agree)",
+             Evidence{EvidenceLevel::kProxyCaptures, 10000, "A2, A100",
+                      "tests/data/km-hardware-extra/sm80_mma_bf16_f32.*"}},
+    MmaModel{"sm80_mma_f16_f16",
+             "sm80",
+             "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16",
+             16,
+             kF16,
+             Fmt::kF16,
+             ScaleKind::kNone,
+             {8, 0, 24, AccRound::kRneF16, -21},
+             Fmt::kF64,
+             "MMA-Sim Ampere (two chained FDPAs of L=8, F=24, RNE-FP16; "
+             "e_zero -21 per FPy); KM A100TC.m/A2TC.m fma=8 neab=1 rne "
+             "(agree; KM min_exp_limit -20)",
+             Evidence{EvidenceLevel::kProxyCaptures, 10000, "A2, A100",
+                      "tests/data/km-hardware-extra/sm80_mma_f16_f16.*"}},
+    MmaModel{"sm80_mma_tf32_f32",
+             "sm80",
+             "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
+             8,
+             kTf32,
+             Fmt::kF32,
+             ScaleKind::kNone,
+             {4, 0, 24, AccRound::kRzF32, -132},
+             Fmt::kF64,
+             "MMA-Sim Ampere (k8 as two chained FDPAs of L=4, F=24, "
+             "RZ-FP32; e_zero -132); KM A100TC.m/A2TC.m fma=4 neab=1 "
+             "(agree)",
+             Evidence{EvidenceLevel::kProxyCaptures, 10000, "A2, A100",
+                      "tests/data/km-hardware-extra/sm80_mma_tf32_f32.*"}},
+    MmaModel{"sm89_mma_f16_f32",
+             "sm89",
+             "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+             16,
+             kF16,
+             Fmt::kF32,
+             ScaleKind::kNone,
+             {8, 0, 24, AccRound::kRzF32, -132},
+             Fmt::kF64,
+             "MMA-Sim Ada Lovelace (k16 as two chained FDPAs of L=8, "
+             "F=24, RZ-FP32; e_zero -132); KM AdaTC.m/L40STC.m fma=8 "
+             "neab=1 min_exp_limit -132 (agree)",
+             Evidence{EvidenceLevel::kProxyCaptures, 10000, "Ada, L40S",
+                      "tests/data/km-hardware-extra/sm89_mma_f16_f32.*"}},
+    MmaModel{"sm89_mma_bf16_f32",
+             "sm89",
+             "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+             16,
+             kBf16,
+             Fmt::kF32,
+             ScaleKind::kNone,
+             {8, 0, 24, AccRound::kRzF32, -132},
+             Fmt::kF64,
+             "MMA-Sim Ada Lovelace (k16 as two chained FDPAs of L=8, "
+             "F=24, RZ-FP32; e_zero -132); KM AdaTC.m/L40STC.m fma=8 "
+             "neab=1 (agree)",
+             Evidence{EvidenceLevel::kProxyCaptures, 10000, "Ada, L40S",
+                      "tests/data/km-hardware-extra/sm89_mma_bf16_f32.*"}},
+    MmaModel{"sm89_mma_f16_f16",
+             "sm89",
+             "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16",
+             16,
+             kF16,
+             Fmt::kF16,
+             ScaleKind::kNone,
+             {8, 0, 24, AccRound::kRneF16, -21},
+             Fmt::kF64,
+             "MMA-Sim Ada Lovelace (two chained FDPAs of L=8, F=24, "
+             "RNE-FP16; e_zero -21 per FPy); KM AdaTC.m/L40STC.m fma=8 "
+             "neab=1 rne (agree; KM min_exp_limit -20)",
+             Evidence{EvidenceLevel::kProxyCaptures, 10000, "Ada, L40S",
+                      "tests/data/km-hardware-extra/sm89_mma_f16_f16.*"}},
+    MmaModel{"sm89_mma_tf32_f32",
+             "sm89",
+             "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
+             8,
+             kTf32,
+             Fmt::kF32,
+             ScaleKind::kNone,
+             {4, 0, 24, AccRound::kRzF32, -132},
+             Fmt::kF64,
+             "MMA-Sim Ada Lovelace (k8 as two chained FDPAs of L=4, "
+             "F=24, RZ-FP32; e_zero -132); KM AdaTC.m/L40STC.m fma=4 "
+             "neab=1 (agree)",
+             Evidence{EvidenceLevel::kProxyCaptures, 10000, "Ada, L40S",
+                      "tests/data/km-hardware-extra/sm89_mma_tf32_f32.*"}},
     MmaModel{
         "sm89_mma_fp8_f32",
         "sm89",
@@ -164,6 +334,114 @@ constexpr std::array kModels = {
         Evidence{
             EvidenceLevel::kCaptures, 10000, "B200",
             "KM model_validation/B200/E*/d_B200_fp16.txt (not in ../shared)"}},
+    // Legacy mma.sync f16/bf16/tf32 on sm_90 and sm_100 (MMA-Sim Hopper /
+    // Blackwell: F=25, one FDPA per instruction, no split).
+    MmaModel{"sm90_mma_f16_f32",
+             "sm90",
+             "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 (legacy "
+             "mma.sync on sm_90)",
+             16,
+             kF16,
+             Fmt::kF32,
+             ScaleKind::kNone,
+             {16, 0, 25, AccRound::kRzF32, -133},
+             Fmt::kF64,
+             "MMA-Sim Hopper (one FDPA of L=16, F=25, RZ-FP32; e_zero "
+             "-133); KM H100TC.m fma=16 neab=2 (agree)",
+             Evidence{EvidenceLevel::kTwoModels, 0, "", ""}},
+    MmaModel{"sm90_mma_bf16_f32",
+             "sm90",
+             "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 (legacy "
+             "mma.sync on sm_90)",
+             16,
+             kBf16,
+             Fmt::kF32,
+             ScaleKind::kNone,
+             {16, 0, 25, AccRound::kRzF32, -133},
+             Fmt::kF64,
+             "MMA-Sim Hopper (one FDPA of L=16, F=25, RZ-FP32; e_zero "
+             "-133); KM H100TC.m fma=16 neab=2 (agree)",
+             Evidence{EvidenceLevel::kTwoModels, 0, "", ""}},
+    MmaModel{"sm90_mma_f16_f16",
+             "sm90",
+             "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 (legacy "
+             "mma.sync on sm_90)",
+             16,
+             kF16,
+             Fmt::kF16,
+             ScaleKind::kNone,
+             {16, 0, 25, AccRound::kRneF16, -22},
+             Fmt::kF64,
+             "MMA-Sim Hopper (one FDPA of L=16, F=25, RNE-FP16; e_zero "
+             "-22 per FPy); KM H100TC.m fma=16 neab=2 rne (agree; KM "
+             "min_exp_limit -21)",
+             Evidence{EvidenceLevel::kTwoModels, 0, "", ""}},
+    MmaModel{"sm90_mma_tf32_f32",
+             "sm90",
+             "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 (legacy "
+             "mma.sync on sm_90)",
+             8,
+             kTf32,
+             Fmt::kF32,
+             ScaleKind::kNone,
+             {8, 0, 25, AccRound::kRzF32, -133},
+             Fmt::kF64,
+             "MMA-Sim Hopper (one FDPA of L=8, F=25, RZ-FP32; e_zero "
+             "-133); KM H100TC.m fma=8 neab=2 (agree)",
+             Evidence{EvidenceLevel::kTwoModels, 0, "", ""}},
+    MmaModel{"sm100_mma_f16_f32",
+             "sm100",
+             "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 (legacy "
+             "mma.sync on sm_100)",
+             16,
+             kF16,
+             Fmt::kF32,
+             ScaleKind::kNone,
+             {16, 0, 25, AccRound::kRzF32, -133},
+             Fmt::kF64,
+             "MMA-Sim Blackwell (one FDPA of L=16, F=25, RZ-FP32; e_zero "
+             "-133); KM B200TC.m fma=16 neab=2 (agree)",
+             Evidence{EvidenceLevel::kTwoModels, 0, "", ""}},
+    MmaModel{"sm100_mma_bf16_f32",
+             "sm100",
+             "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 (legacy "
+             "mma.sync on sm_100)",
+             16,
+             kBf16,
+             Fmt::kF32,
+             ScaleKind::kNone,
+             {16, 0, 25, AccRound::kRzF32, -133},
+             Fmt::kF64,
+             "MMA-Sim Blackwell (one FDPA of L=16, F=25, RZ-FP32; e_zero "
+             "-133); KM B200TC.m fma=16 neab=2 (agree)",
+             Evidence{EvidenceLevel::kTwoModels, 0, "", ""}},
+    MmaModel{"sm100_mma_f16_f16",
+             "sm100",
+             "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 (legacy "
+             "mma.sync on sm_100)",
+             16,
+             kF16,
+             Fmt::kF16,
+             ScaleKind::kNone,
+             {16, 0, 25, AccRound::kRneF16, -22},
+             Fmt::kF64,
+             "MMA-Sim Blackwell (one FDPA of L=16, F=25, RNE-FP16; "
+             "e_zero -22 per FPy); KM B200TC.m fma=16 neab=2 rne (agree; "
+             "KM min_exp_limit -21)",
+             Evidence{EvidenceLevel::kTwoModels, 0, "", ""}},
+    MmaModel{"sm100_mma_tf32_f32",
+             "sm100",
+             "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 (legacy "
+             "mma.sync on sm_100)",
+             8,
+             kTf32,
+             Fmt::kF32,
+             ScaleKind::kNone,
+             {8, 0, 25, AccRound::kRzF32, -133},
+             Fmt::kF64,
+             "MMA-Sim Blackwell (one FDPA of L=8, F=25, RZ-FP32; e_zero "
+             "-133); KM B200TC.m fma=8 neab=2 (agree)",
+             Evidence{EvidenceLevel::kTwoModels, 0, "", ""}},
     MmaModel{"sm100_tcgen05_f16_f32",
              "sm100",
              "tcgen05.mma.cta_group::1.kind::f16 (f16/bf16 -> f32)",
