@@ -348,7 +348,8 @@ constexpr std::array kModels = {
              Fmt::kF64,
              "MMA-Sim Hopper (one FDPA of L=16, F=25, RZ-FP32; e_zero "
              "-133); KM H100TC.m fma=16 neab=2 (agree)",
-             Evidence{EvidenceLevel::kTwoModels, 0, "", ""}},
+             Evidence{EvidenceLevel::kProxyCaptures, 10000, "H100, H200",
+                      "tests/data/km-hardware-extra/sm90_mma_f16_f32.*"}},
     MmaModel{"sm90_mma_bf16_f32",
              "sm90",
              "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 (legacy "
@@ -361,7 +362,8 @@ constexpr std::array kModels = {
              Fmt::kF64,
              "MMA-Sim Hopper (one FDPA of L=16, F=25, RZ-FP32; e_zero "
              "-133); KM H100TC.m fma=16 neab=2 (agree)",
-             Evidence{EvidenceLevel::kTwoModels, 0, "", ""}},
+             Evidence{EvidenceLevel::kProxyCaptures, 10000, "H100, H200",
+                      "tests/data/km-hardware-extra/sm90_mma_bf16_f32.*"}},
     MmaModel{"sm90_mma_f16_f16",
              "sm90",
              "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 (legacy "
@@ -375,7 +377,8 @@ constexpr std::array kModels = {
              "MMA-Sim Hopper (one FDPA of L=16, F=25, RNE-FP16; e_zero "
              "-22 per FPy); KM H100TC.m fma=16 neab=2 rne (agree; KM "
              "min_exp_limit -21)",
-             Evidence{EvidenceLevel::kTwoModels, 0, "", ""}},
+             Evidence{EvidenceLevel::kProxyCaptures, 10000, "H100, H200",
+                      "tests/data/km-hardware-extra/sm90_mma_f16_f16.*"}},
     MmaModel{"sm90_mma_tf32_f32",
              "sm90",
              "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 (legacy "
@@ -388,7 +391,8 @@ constexpr std::array kModels = {
              Fmt::kF64,
              "MMA-Sim Hopper (one FDPA of L=8, F=25, RZ-FP32; e_zero "
              "-133); KM H100TC.m fma=8 neab=2 (agree)",
-             Evidence{EvidenceLevel::kTwoModels, 0, "", ""}},
+             Evidence{EvidenceLevel::kProxyCaptures, 10000, "H100, H200",
+                      "tests/data/km-hardware-extra/sm90_mma_tf32_f32.*"}},
     MmaModel{"sm100_mma_f16_f32",
              "sm100",
              "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 (legacy "
@@ -401,7 +405,8 @@ constexpr std::array kModels = {
              Fmt::kF64,
              "MMA-Sim Blackwell (one FDPA of L=16, F=25, RZ-FP32; e_zero "
              "-133); KM B200TC.m fma=16 neab=2 (agree)",
-             Evidence{EvidenceLevel::kTwoModels, 0, "", ""}},
+             Evidence{EvidenceLevel::kProxyCaptures, 5000, "B200",
+                      "tests/data/km-hardware-extra/sm100_mma_f16_f32.*"}},
     MmaModel{"sm100_mma_bf16_f32",
              "sm100",
              "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 (legacy "
@@ -414,7 +419,8 @@ constexpr std::array kModels = {
              Fmt::kF64,
              "MMA-Sim Blackwell (one FDPA of L=16, F=25, RZ-FP32; e_zero "
              "-133); KM B200TC.m fma=16 neab=2 (agree)",
-             Evidence{EvidenceLevel::kTwoModels, 0, "", ""}},
+             Evidence{EvidenceLevel::kProxyCaptures, 5000, "B200",
+                      "tests/data/km-hardware-extra/sm100_mma_bf16_f32.*"}},
     MmaModel{"sm100_mma_f16_f16",
              "sm100",
              "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 (legacy "
@@ -428,7 +434,8 @@ constexpr std::array kModels = {
              "MMA-Sim Blackwell (one FDPA of L=16, F=25, RNE-FP16; "
              "e_zero -22 per FPy); KM B200TC.m fma=16 neab=2 rne (agree; "
              "KM min_exp_limit -21)",
-             Evidence{EvidenceLevel::kTwoModels, 0, "", ""}},
+             Evidence{EvidenceLevel::kProxyCaptures, 5000, "B200",
+                      "tests/data/km-hardware-extra/sm100_mma_f16_f16.*"}},
     MmaModel{"sm100_mma_tf32_f32",
              "sm100",
              "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 (legacy "
@@ -441,7 +448,8 @@ constexpr std::array kModels = {
              Fmt::kF64,
              "MMA-Sim Blackwell (one FDPA of L=8, F=25, RZ-FP32; e_zero "
              "-133); KM B200TC.m fma=8 neab=2 (agree)",
-             Evidence{EvidenceLevel::kTwoModels, 0, "", ""}},
+             Evidence{EvidenceLevel::kProxyCaptures, 5000, "B200",
+                      "tests/data/km-hardware-extra/sm100_mma_tf32_f32.*"}},
     MmaModel{"sm100_tcgen05_f16_f32",
              "sm100",
              "tcgen05.mma.cta_group::1.kind::f16 (f16/bf16 -> f32)",

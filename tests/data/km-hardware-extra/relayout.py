@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Re-lays out the Khattak-Mikaitis A2/A100/Ada/L40S/V100 wmma captures
+"""Re-lays out the Khattak-Mikaitis A2/A100/Ada/L40S/V100/H100/H200/B200
+wmma captures
 (north-numerical-computing/MATLAB-tensor-core, model_validation/, BSD-2)
 into the km-hardware layout (README.md here). Not run by CI; it reads the
 upstream files from a git checkout with `git show COMMIT:PATH`, converts
@@ -82,7 +83,15 @@ n["tf32"] = inputs("inputs-tf32.tsv", "tf32", 8, f"{MV}/A2/tf32/a_A2_tf32.txt",
                    f"{MV}/A2/tf32/b_A2_tf32.txt", lambda v: v)
 # V100: the bench read the tf32 files' f32 words and rounded them to f16
 # (__float2half, RNE): the operands are those f16 values.
-n["v100"] = inputs("inputs-v100-f16.tsv", "f16", 4,
+# H100, H200 and B200 share other f16/bf16 A and B files (16 non-zero k).
+n["h-f16"] = inputs("inputs-h-f16.tsv", "f16", 16,
+                    f"{MV}/H100/fp16/a_H100_fp16.txt",
+                    f"{MV}/H100/fp16/b_H100_fp16.txt",
+                    lambda v: to_f16(v, True))
+n["h-bf16"] = inputs("inputs-h-bf16.tsv", "bf16", 16,
+                     f"{MV}/H100/bf16/a_H100_bf16.txt",
+                     f"{MV}/H100/bf16/b_H100_bf16.txt", to_bf16)
+n["v100-f16"] = inputs("inputs-v100-f16.tsv", "f16", 4,
                    f"{MV}/V100/fp16/a_V100_fp16.txt",
                    f"{MV}/V100/fp16/b_V100_fp16.txt",
                    lambda v: to_f16(v, False))
@@ -100,6 +109,17 @@ for sm, gpus in (("sm80", ["A2", "A100"]), ("sm89", ["Ada", "L40S"])):
         (f"{sm}_mma_tf32_f32", "tf32", "inputs-tf32.tsv", 8, gpus, "tf32",
          "fp32", "wmma m16n16k8 tf32 -> f32, 4 non-zero k"),
     ]
+for sm, gpus in (("sm90", ["H100", "H200"]), ("sm100", ["B200"])):
+    SETS += [
+        (f"{sm}_mma_f16_f32", "f16", "inputs-h-f16.tsv", 16, gpus, "fp16",
+         "fp32", "wmma m16n16k16 f16 -> f32, 16 non-zero k"),
+        (f"{sm}_mma_f16_f16", "f16", "inputs-h-f16.tsv", 16, gpus, "fp16",
+         "fp16", "wmma m16n16k16 f16 -> f16, 16 non-zero k"),
+        (f"{sm}_mma_bf16_f32", "bf16", "inputs-h-bf16.tsv", 16, gpus, "bf16",
+         "fp32", "wmma m16n16k16 bf16 -> f32, 16 non-zero k"),
+        (f"{sm}_mma_tf32_f32", "tf32", "inputs-tf32.tsv", 8, gpus, "tf32",
+         "fp32", "wmma m16n16k8 tf32 -> f32, 4 non-zero k"),
+    ]
 SETS += [
     ("sm70_mma_f16_f32", "f16", "inputs-v100-f16.tsv", 4, ["V100"], "fp16",
      "fp32", "wmma m16n16k16 f16 -> f32, 4 non-zero k (the 12 zero k dropped)"),
@@ -114,7 +134,7 @@ for model, fmt, inp, k, gpus, sub, out, what in SETS:
         d_path = f"{MV}/{g}/{sub}/d_{g}_{out}.txt"
         files += [c_path, d_path]
         c, d = bin_rows(c_path), bin_rows(d_path)
-        assert len(c) == len(d) == n["v100" if g == "V100" else fmt]
+        assert len(c) == len(d) == n[inp[len("inputs-"):-len(".tsv")]]
         if cfmt == "f16":
             c = to_f16(c, False)  # the bench's __float2half(C)
             d = to_f16(d, True)  # __half2float(D): exact
