@@ -44,7 +44,7 @@ constexpr FdpaParams kMmaSyncFp8F16{.L = 16,
 
 constexpr std::array kModels = {
     // Legacy mma.sync f16/bf16/tf32 (issue 24). Parameters: MMA-Sim HEAD
-    // c785138 mmasim/simulator/nv_ptx.py lines 16-44 (F per arch: Volta 23,
+    // c785138 mmasim/simulator/nv_ptx.py lines 17-49 (F per arch: Volta 23,
     // Turing/Ampere/Ada 24, Hopper/Blackwell 25; Ampere/Ada split k16 f16/bf16
     // and k8 tf32 into two chained halves) and KM models/*TC.m (fma, neab);
     // e_zero from the MMA-Sim version FPy quotes (research note U3).
