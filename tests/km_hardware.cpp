@@ -1,5 +1,7 @@
 #include "tests/km_hardware.h"
 
+#include <unistd.h>  // getpid
+
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -73,6 +75,33 @@ fs::path km_hardware_dir() {
   return fs::exists(d) ? d : fs::path();
 }
 
+fs::path repo_data_dir(const std::string& name) {
+  return fs::path(MXC_SOURCE_DIR) / "tests" / "data" / name;
+}
+
+fs::path unpack_gz_folder(const fs::path& src) {
+  std::vector<fs::path> packed;
+  for (const auto& e : fs::directory_iterator(src)) {
+    if (e.path().extension() == ".gz") packed.push_back(e.path());
+  }
+  if (packed.empty()) fail(src, 0, "no .gz files");
+  std::sort(packed.begin(), packed.end());
+  // One folder per source and process: parallel ctest runs do not collide.
+  const fs::path dst = fs::temp_directory_path() /
+                       ("mxc-" + src.filename().string() + "-" +
+                        std::to_string(static_cast<long>(fs::hash_value(src))) +
+                        "-" + std::to_string(static_cast<long>(::getpid())));
+  fs::remove_all(dst);
+  fs::create_directories(dst);
+  for (const fs::path& p : packed) {
+    const fs::path out = dst / p.stem();  // drops ".gz"
+    const std::string cmd =
+        "gzip -dc '" + p.string() + "' > '" + out.string() + "'";
+    if (std::system(cmd.c_str()) != 0) fail(p, 0, "gzip -dc failed");
+  }
+  return dst;
+}
+
 std::vector<KmFile> read_km_captures(const fs::path& dir) {
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir)) {
@@ -113,6 +142,8 @@ std::vector<KmFile> read_km_captures(const fs::path& dir) {
     f.b_fmt = kv["b-fmt"];
     f.c_fmt = kv["c-fmt"];
     f.k = std::stoi(kv["k"]);
+    if (kv.count("zero-exp")) f.zero_exp = kv["zero-exp"];
+    if (kv.count("zero-sign")) f.zero_sign = kv["zero-sign"];
     const Inputs ins = read_inputs(dir / kv["inputs"], f.k, width_of(f.a_fmt));
     if (ins.a.empty()) fail(dir / kv["inputs"], 0, "no rows");
     // Rows restart the inputs for each GPU.

@@ -3,7 +3,10 @@
 # BSD-2; README there) through the real `mxc mma` binary: for each
 # <model>.<fmt>.tsv, one `mxc mma` line per row (A, B from inputs-<fmt>.tsv,
 # restarting for each GPU, then C), and the printed D must equal the GPU's D
-# on every row. Usage: km_hardware_cli.sh MXC [DIR]
+# on every row (with the header's zero-exp= / zero-sign= rules if it names
+# them). Also replays other folders in this layout: tests/data/
+# km-hardware-extra (more KM captures) and, unpacked by mmasim_rows_test.sh,
+# tests/data/mmasim-nv (MMA-Sim result rows). Usage: km_hardware_cli.sh MXC [DIR]
 # DIR defaults to $MXC_KM_HARDWARE_DIR, else <repo>/../shared/oracles/km-hardware.
 # Exit 77 (ctest SKIP) when the folder is absent, 1 on any mismatch.
 set -euo pipefail
@@ -22,6 +25,12 @@ for f in "$dir"/*.tsv; do
   [[ $name == inputs-* ]] && continue
   hdr() { grep -m1 -o "^# .*\b$1=[^ ]*" "$f" | sed "s/.*\b$1=//"; }
   model=$(hdr model) afmt=$(hdr a-fmt) bfmt=$(hdr b-fmt) k=$(hdr k) inputs=$(hdr inputs)
+  # Optional zero rules (zero-exp=, zero-sign=): e.g. rows of MMA-Sim HEAD,
+  # whose zero terms follow operand-min (docs/models.md, "Zero rules").
+  zrules=()
+  zexp=$(hdr zero-exp || true) zsign=$(hdr zero-sign || true)
+  [[ -n $zexp ]] && zrules+=(--zero-exp "$zexp")
+  [[ -n $zsign ]] && zrules+=(--zero-sign "$zsign")
   if [[ -z $model || -z $afmt || -z $k || -z $inputs ]]; then
     echo "$f:1: error: header lacks model=, a-fmt=, k= or inputs=" >&2
     exit 2
@@ -50,7 +59,7 @@ for f in "$dir"/*.tsv; do
       i++
     }' "$f"
   n=$(wc -l < "$tmp/want")
-  if ! "$mxc" mma --model "$model" --a-fmt "$afmt" --b-fmt "$bfmt" < "$tmp/in" > "$tmp/got"; then
+  if ! "$mxc" mma --model "$model" --a-fmt "$afmt" --b-fmt "$bfmt" "${zrules[@]}" < "$tmp/in" > "$tmp/got"; then
     echo "km-hardware $name ($model): mxc mma failed (exit above); $n rows not replayed"
     status=1 files=$((files + 1)) rows=$((rows + n))
     continue

@@ -4,7 +4,9 @@
 # rows, GPUs and capture files `mxc models -v` prints; a model with capture
 # rows has a hardware level and a status that does not say "unverified"; and,
 # when the km-hardware folder is present, each km-hardware/<model>.* count
-# equals the rows of those files. Usage: models_doc_test.sh MXC [DOC [DIR]]
+# equals the rows of those files, and each tests/data/<folder>/<model>.*
+# count equals the rows of those committed .tsv.gz files.
+# Usage: models_doc_test.sh MXC [DOC [DIR]]
 # DIR defaults to $MXC_KM_HARDWARE_DIR, else <repo>/../shared/oracles/km-hardware.
 set -euo pipefail
 mxc=$1
@@ -69,6 +71,22 @@ for m, (lvl, rows, gpus, caps) in sorted(code.items()):
     if int(rows) == 0 and "unverified on hardware" not in status[m]:
         fail.append(f"mxc models: {m} has no captures but says '{status[m]}'")
 km = pathlib.Path(km)
+# Captures committed in the repository (tests/data/<folder>/<model>.*.tsv.gz):
+# always checked.
+import gzip
+repo = pathlib.Path(doc).resolve().parent.parent
+in_repo = 0
+for m, (lvl, rows, gpus, caps) in sorted(code.items()):
+    if not caps.startswith("tests/data/"):
+        continue
+    files = sorted(repo.glob(caps + "tsv.gz"))
+    n = sum(1 for f in files for l in gzip.open(f, "rt").read().splitlines()
+            if l.strip() and not l.startswith("#"))
+    if not files or n != int(rows):
+        fail.append(f"model table: {m}: {rows} capture rows, "
+                    f"{caps}tsv.gz hold {n} in {len(files)} files")
+    in_repo += 1
+print(f"models doc: {in_repo} tests/data capture row counts checked")
 checked = 0
 if km.is_dir():
     for m, (lvl, rows, gpus, caps) in sorted(code.items()):

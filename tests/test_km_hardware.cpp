@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <utility>
 
 #include "conformance/oracle/fdpa_oracle.h"
 #include "emu/format.h"
@@ -40,24 +42,22 @@ fdpa_oracle::Params oracle_params(const FdpaParams& f) {
   return p;
 }
 
-}  // namespace
-
-TEST_CASE("GPU captures (km-hardware) replay bit-exact through every model",
-          "[mma][hardware]") {
-  const auto dir = test::km_hardware_dir();
-  if (dir.empty()) {
-    WARN(
-        "SKIPPED: ../shared/oracles/km-hardware not found (set "
-        "MXC_KM_HARDWARE_DIR); GPU captures not replayed");
-    return;
-  }
-  const auto files = test::read_km_captures(dir);
-  REQUIRE(!files.empty());
+// Every row of `files` through its model (with the header's zero rules,
+// if any) and through the exact reference; prints one line per file.
+size_t replay(const std::vector<test::KmFile>& files, const char* label) {
   size_t total = 0;
   for (const auto& f : files) {
     INFO(f.path.string());
-    const MmaModel* m = find_mma_model(f.model);
-    REQUIRE(m != nullptr);
+    const MmaModel* found = find_mma_model(f.model);
+    REQUIRE(found != nullptr);
+    const auto ze =
+        f.zero_exp.empty() ? found->fdpa.zero_exp : parse_zero_exp(f.zero_exp);
+    const auto zs = f.zero_sign.empty() ? found->fdpa.zero_sign
+                                        : parse_zero_sign(f.zero_sign);
+    REQUIRE(ze.has_value());
+    REQUIRE(zs.has_value());
+    const MmaModel model = with_zero_rules(*found, *ze, *zs);
+    const MmaModel* m = &model;
     const auto af = parse_format(f.a_fmt), bf = parse_format(f.b_fmt);
     REQUIRE(af.has_value());
     REQUIRE(bf.has_value());
@@ -71,11 +71,11 @@ TEST_CASE("GPU captures (km-hardware) replay bit-exact through every model",
       const uint64_t d = mma_dot(*m, *af, *bf, c.a, c.b, c.c);
       if (d != c.d) {
         if (bad++ == 0)
-          first = fmt::format("row {} ({}): model {:X}, GPU {:X}", i + 1, c.gpu,
-                              d, c.d);
+          first = fmt::format("row {} ({}): model {:X}, expected {:X}", i + 1,
+                              c.gpu, d, c.d);
       }
       // The exact reference, where the model runs natively (no operand
-      // emulation), must agree with the GPU too.
+      // emulation), must agree too.
       if (m->emulate_as == Fmt::kF64) {
         fdpa_oracle::Operands o;
         o.a_fmt = f.a_fmt;
@@ -92,8 +92,44 @@ TEST_CASE("GPU captures (km-hardware) replay bit-exact through every model",
     CHECK(bad == 0);
     CHECK(bad_oracle == 0);
     // Evidence in the test log.
-    fmt::print("km-hardware {}: {} rows, {} model / {} reference mismatches\n",
+    fmt::print("{} {}: {} rows, {} model / {} reference mismatches\n", label,
                f.path.filename().string(), f.cases.size(), bad, bad_oracle);
   }
-  CHECK(total > 0);
+  return total;
+}
+
+}  // namespace
+
+TEST_CASE("GPU captures (km-hardware) replay bit-exact through every model",
+          "[mma][hardware]") {
+  const auto dir = test::km_hardware_dir();
+  if (dir.empty()) {
+    WARN(
+        "SKIPPED: ../shared/oracles/km-hardware not found (set "
+        "MXC_KM_HARDWARE_DIR); GPU captures not replayed");
+    return;
+  }
+  const auto files = test::read_km_captures(dir);
+  REQUIRE(!files.empty());
+  CHECK(replay(files, "km-hardware") > 0);
+}
+
+// The packed folders the repository carries (README in each): more KM GPU
+// captures (A2, A100, Ada, L40S, V100, H100, H200, B200) and microsoft/
+// MMA-Sim's rows for the legacy mma.sync models, through the models and
+// the exact reference. Also replayed through `mxc mma` by the ctests
+// km_hardware_extra_cli and mmasim_rows.
+TEST_CASE(
+    "committed captures and MMA-Sim rows replay through the models "
+    "and the exact reference",
+    "[mma][hardware]") {
+  for (const auto& [name, min_files] :
+       {std::pair<const char*, size_t>{"km-hardware-extra", 18},
+        std::pair<const char*, size_t>{"mmasim-nv", 20}}) {
+    const auto dir = test::unpack_gz_folder(test::repo_data_dir(name));
+    const auto files = test::read_km_captures(dir);
+    std::filesystem::remove_all(dir);
+    CHECK(files.size() >= min_files);
+    CHECK(replay(files, name) > 0);
+  }
 }
