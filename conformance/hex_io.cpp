@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "emu/codes.h"
+
 namespace mxc {
 
 std::optional<uint64_t> parse_hex(std::string_view t, std::string* why) {
@@ -34,10 +36,10 @@ std::optional<uint64_t> parse_hex(std::string_view t, std::string* why) {
   return v;
 }
 
-int hex_digits(Fmt f) { return (desc(f).bits + 3) / 4; }
+int hex_digits(Fmt f) { return code_hex_digits(f); }
 
 std::string format_hex(Fmt f, uint64_t bits) {
-  return fmt::format("{:0{}X}", bits, hex_digits(f));
+  return fmt::format("{:0{}X}", code_from_storage(f, bits), hex_digits(f));
 }
 
 }  // namespace mxc

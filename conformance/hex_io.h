@@ -15,8 +15,11 @@ namespace mxc {
 // sets *why to a human-readable reason.
 std::optional<uint64_t> parse_hex(std::string_view token, std::string* why);
 
-// Upper-case hex, zero-padded to the format's digit count (no prefix).
+// The user code (emu/codes.h: TF32 as its f32 bit pattern) of the stored
+// encoding `bits` of `f`, upper-case hex zero-padded to hex_digits(f), no
+// prefix.
 std::string format_hex(Fmt f, uint64_t bits);
+// Hex digits of a user code of `f` (emu/codes.h: 8 for TF32).
 int hex_digits(Fmt f);
 
 }  // namespace mxc

@@ -22,6 +22,20 @@ check e8m0-ru "81" "$(echo 40400000 | $MXC convert --from f32 --to e8m0 --round 
 check int8 "40" "$(echo 3F800000 | $MXC convert --from f32 --to int8 --round rne)"
 check sr "1" "$(echo 3E800000 | $MXC convert --from f32 --to e2m1 --round rs --rbits 80)"
 check sr-down "0" "$(echo 3E800000 | $MXC convert --from f32 --to e2m1 --round rs --rbits 7F)"
+# TF32 codes are f32 bit patterns with the low 13 bits zero, in and out
+# (issue 23): 1 + 2^-11 + 2^-13 rounds up to 1 + 2^-10; the old 19-bit code
+# of 1.0 (1FC00) and low bits are refused unless --tf32-input truncate.
+check tf32-out "3F802000" "$(echo 3F801400 | $MXC convert --from f32 --to tf32)"
+check tf32-rz "3F800000" "$(echo 3F801FFF | $MXC convert --from f32 --to tf32 --round rz)"
+check tf32-in "3F802000" "$(echo 3F802000 | $MXC convert --from tf32 --to f32)"
+check tf32-bf16 "3F80" "$(echo 3F802000 | $MXC convert --from tf32 --to bf16)"
+check tf32-truncate "3F800000" "$(echo 3F801FFF | $MXC convert --from tf32 --to f32 --tf32-input truncate)"
+for bad in 1FC00 3F801000; do
+  echo $bad | $MXC convert --from tf32 --to f32 >/dev/null 2>/tmp/mxc_err.$$
+  check "tf32-strict-$bad-rc" 2 "$?"
+  grep -q "<stdin>:1: .*'$bad': not a tf32 code" /tmp/mxc_err.$$ && echo "ok   tf32-strict-$bad-msg" ||
+    { echo "FAIL tf32-strict-$bad-msg: $(cat /tmp/mxc_err.$$)"; fail=1; }
+done
 # Bad input: non-hex token on line 2.
 out=$(printf '3F800000\nzz12\n3F800000\n' | $MXC convert --from f32 --to e4m3 --round rne 2>/tmp/mxc_err.$$)
 rc=$?

@@ -11,6 +11,7 @@
 #include "conformance/cli/options.h"
 #include "conformance/hex_io.h"
 #include "conformance/io.h"
+#include "emu/codes.h"
 #include "emu/convert.h"
 
 namespace mxc::cli {
@@ -24,6 +25,7 @@ struct ConvertOptions {
   bool relu = false;
   std::string rbits = "0";
   int sr_bits = -1;
+  std::string tf32_input = "strict";  // strict | truncate
 };
 
 // Returns the exit code. Writes results as it goes; on the first bad token
@@ -57,7 +59,14 @@ int run_convert(const ConvertOptions& o) {
     r.sr_bits = o.sr_bits;
   }
 
-  const uint64_t src_mask = desc(*from).storage_mask();
+  const auto tf32_input = parse_tf32_input(o.tf32_input);
+  if (!tf32_input) {
+    std::fprintf(stderr,
+                 "mxc convert: error: --tf32-input takes strict|truncate, got "
+                 "%s\n",
+                 io::quote(o.tf32_input).c_str());
+    return 2;
+  }
   std::string out;
   std::string line;
   io::LineReader lines(std::cin, "<stdin>");  // capped; read errors throw
@@ -72,19 +81,27 @@ int run_convert(const ConvertOptions& o) {
       while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j])))
         ++j;
       const std::string_view tok(line.data() + i, j - i);
+      // Tokens are user codes (emu/codes.h: TF32 is an f32 bit pattern
+      // whose low 13 bits are zero); results are written as user codes too.
       const auto v = parse_hex(tok, &why);
-      if (!v || (*v & ~src_mask) != 0) {
+      const auto s =
+          v ? storage_from_code(*from, *v, *tf32_input) : std::nullopt;
+      if (!s) {
         std::fwrite(out.data(), 1, out.size(), stdout);
         std::fflush(stdout);
-        std::fprintf(stderr, "<stdin>:%ld: error: bad input %s: %s\n",
-                     line_no, io::quote(tok).c_str(),
-                     v ? fmt::format("wider than the {}-bit source format {}",
-                                     desc(*from).bits, desc(*from).name)
-                             .c_str()
-                       : why.c_str());
+        if (v && code_ok(Fmt::kF32, *v) && *from == Fmt::kTF32) {
+          why =
+              "not a tf32 code (an f32 bit pattern whose low 13 bits are "
+              "zero; --tf32-input truncate drops them)";
+        } else if (v) {
+          why = fmt::format("wider than the {}-bit source format {}",
+                            code_bits(*from), desc(*from).name);
+        }
+        std::fprintf(stderr, "<stdin>:%ld: error: bad input %s: %s\n", line_no,
+                     io::quote(tok).c_str(), why.c_str());
         return 2;
       }
-      out += format_hex(*to, convert(*from, *to, *v, r));
+      out += format_hex(*to, convert(*from, *to, *s, r));
       out += '\n';
       i = j;
     }
@@ -106,14 +123,15 @@ void add_convert(CLI::App& app, int& exit_code) {
       "convert",
       "Convert hex bit patterns read from stdin (whitespace separated, with or "
       "without 0x) and write one upper-case hex result per line, in order. "
-      "Bad input: an error naming the token and its line, exit 2.");
+      "TF32 codes, in and out, are f32 bit patterns whose low 13 bits are "
+      "zero. Bad input: an error naming the token and its line, exit 2.");
   c->add_option("--from", o->from,
-                "source format: f32 f64 f16 bf16 e4m3 e5m2 e3m2 e2m3 e2m1 "
-                "e8m0 ue4m3 int8")
+                "source format: f32 f64 f16 bf16 tf32 e4m3 e5m2 e3m2 e2m3 "
+                "e2m1 e8m0 ue4m3 int8")
       ->capture_default_str();
   c->add_option("--to", o->to,
                 "target format: e4m3 e5m2 e3m2 e2m3 e2m1 e8m0 ue4m3 int8 f16 "
-                "bf16 f32")
+                "bf16 tf32 f32")
       ->required();
   c->add_option("--round", o->round,
                 "rne | rz | ru (toward +inf) | rd (toward -inf) | rna (ties "
@@ -132,6 +150,11 @@ void add_convert(CLI::App& app, int& exit_code) {
   c->add_option("--sr-bits", o->sr_bits,
                 "override how many of --rbits stochastic rounding uses (1..32)")
       ->check(integer_in(1, 32));
+  c->add_option("--tf32-input", o->tf32_input,
+                "--from tf32 inputs with any of the low 13 bits set: strict "
+                "(refuse, the default) or truncate (drop them, as a tensor "
+                "core does)")
+      ->capture_default_str();
   c->callback([o, &exit_code] { exit_code = run_convert(*o); });
 }
 

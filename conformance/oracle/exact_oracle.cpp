@@ -108,7 +108,7 @@ struct Fmt {
   bool target_ok;
 };
 
-constexpr std::array<Fmt, 12> kFmts{{
+constexpr std::array<Fmt, 13> kFmts{{
     {"e4m3", Kind::Float, 8, 4, 3, 7, true, Specials::AllOnes, true},
     {"e5m2", Kind::Float, 8, 5, 2, 15, true, Specials::IEEE, true},
     {"e3m2", Kind::Float, 6, 3, 2, 3, true, Specials::None, true},
@@ -119,6 +119,9 @@ constexpr std::array<Fmt, 12> kFmts{{
     {"int8", Kind::Int8, 8, 0, 0, 0, true, Specials::None, true},
     {"f16", Kind::Float, 16, 5, 10, 15, true, Specials::IEEE, true},
     {"bf16", Kind::Float, 16, 8, 7, 127, true, Specials::IEEE, true},
+    // TF32 (NVIDIA A100 whitepaper: 8 exponent, 10 mantissa bits), stored
+    // here as 19 bits: sign, exponent, mantissa (the top of an f32).
+    {"tf32", Kind::Float, 19, 8, 10, 127, true, Specials::IEEE, true},
     {"f32", Kind::Float, 32, 8, 23, 127, true, Specials::IEEE, false},
     {"f64", Kind::Float, 64, 11, 52, 1023, true, Specials::IEEE, false},
 }};

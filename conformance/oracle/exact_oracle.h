@@ -11,7 +11,8 @@
 // (rule numbers 1..8 in the comments refer to that document).
 //
 // Format names: "e4m3", "e5m2", "e3m2", "e2m3", "e2m1", "e8m0", "ue4m3",
-// "int8", "f16", "bf16", "f32", "f64". Inputs are masked to the format's
+// "int8", "f16", "bf16", "tf32" (19-bit storage: the top of an f32), "f32",
+// "f64". Inputs are masked to the format's
 // storage width (e.g. the low 6 bits for e3m2); ue4m3 inputs ignore bit 7.
 #pragma once
 

@@ -9,6 +9,7 @@
 #include "conformance/hex_io.h"
 #include "conformance/vectors/op.h"
 #include "conformance/vectors/ops_internal.h"
+#include "emu/codes.h"
 #include "emu/convert.h"
 
 namespace mxc::vec {
@@ -50,20 +51,25 @@ class ConvertOp : public Op {
       } catch (const std::exception&) {
         plus_fail(r);
       }
+      // FIRST is a source code (TF32: an f32 bit pattern, emu/codes.h);
+      // COUNT counts encodings from it.
       const uint64_t space = uint64_t{1} << desc(from_).bits;
-      if (plus == std::string::npos || used0 != plus || used1 != r.size() - plus - 1 ||
-          count == 0 || first >= space || count > space - first) {
+      const auto first_enc = storage_from_code(from_, first);
+      if (plus == std::string::npos || used0 != plus ||
+          used1 != r.size() - plus - 1 || count == 0 || !first_enc ||
+          count > space - *first_enc) {
         plus_fail(r);
       }
-      range_first_ = first;
+      range_first_ = *first_enc;
       range_count_ = count;
       has_range_ = true;
     }
   }
   [[noreturn]] void plus_fail(const std::string& r) const {
     throw std::invalid_argument(fmt::format(
-        "convert: range '{}' must be FIRST+COUNT in hex, within the {} source encodings", r,
-        uint64_t{1} << desc(from_).bits));
+        "convert: range '{}' must be FIRST+COUNT in hex, FIRST a {} code, "
+        "within the {} source encodings",
+        r, desc(from_).name, uint64_t{1} << desc(from_).bits));
   }
   Header resolved() const override {
     Header h;
@@ -86,7 +92,7 @@ class ConvertOp : public Op {
   }
   std::vector<uint64_t> make_case(size_t i) const override {
     if (has_range_) {
-      std::vector<uint64_t> c = {range_first_ + i};
+      std::vector<uint64_t> c = {code_from_storage(from_, range_first_ + i)};
       if (sr_) c.push_back(case_random(lv_.seed, i, 1) & 0xFFFFFFFFu);
       return c;
     }
@@ -104,26 +110,37 @@ class ConvertOp : public Op {
     }
     x = from_random ? case_random(lv_.seed, ri, 0) & desc(from_).storage_mask()
                     : structured_[ri];
-    std::vector<uint64_t> c = {x};
+    std::vector<uint64_t> c = {code_from_storage(from_, x)};
     if (sr_) c.push_back(case_random(lv_.seed, i, 1) & 0xFFFFFFFFu);
     return c;
   }
+  // Cases and results hold user codes (emu/codes.h: TF32 as f32 bit
+  // patterns); the emulator takes stored encodings.
   std::vector<uint64_t> expected(std::span<const uint64_t> in) const override {
     RoundSpec r = spec_;
     if (sr_) r.rbits = static_cast<uint32_t>(in[1]);
-    const uint64_t z = convert(from_, to_, in[0], r);
-    return {z, flags(in[0], z)};
+    const uint64_t a = input(in[0]);
+    const uint64_t z = convert(from_, to_, a, r);
+    return {code_from_storage(to_, z), flags(a, z)};
   }
   std::string classify(std::span<const uint64_t> in,
                        std::span<const uint64_t> want,
                        std::span<const uint64_t> got) const override {
     if (want[0] == got[0]) return "flags";
+    const auto w = storage_from_code(to_, want[0]);
+    const auto g = storage_from_code(to_, got[0]);
+    if (!w || !g) return "other";  // the subject wrote no code of `to`
     RoundSpec r = spec_;
     if (sr_) r.rbits = static_cast<uint32_t>(in[1]);
-    return classify_element(from_, to_, r, in[0], want[0], got[0]);
+    return classify_element(from_, to_, r, input(in[0]), *w, *g);
   }
   std::string decode_results(std::span<const uint64_t> r) const override {
-    return fmt::format("{} flags {:02X}", describe(to_, r[0]), r[1]);
+    const auto z = storage_from_code(to_, r[0]);
+    return fmt::format(
+        "{} flags {:02X}",
+        z ? describe(to_, *z)
+          : fmt::format("not a {} code ({:X})", desc(to_).name, r[0]),
+        r[1]);
   }
   std::string accepted(std::span<const uint64_t> /*in*/,
                        std::span<const uint64_t> want,
@@ -135,10 +152,23 @@ class ConvertOp : public Op {
         if (a == "flags") return a;
       return "";
     }
-    return accept_element(to_, want[0], got[0], allow);
+    const auto w = storage_from_code(to_, want[0]);
+    const auto g = storage_from_code(to_, got[0]);
+    if (!w || !g) return "";
+    return accept_element(to_, *w, *g, allow);
   }
 
  private:
+  // The stored encoding of the case input `code` (a vector file's `a`).
+  uint64_t input(uint64_t code) const {
+    const auto s = storage_from_code(from_, code);
+    if (!s) {
+      throw std::invalid_argument(fmt::format(
+          "convert: input {:X} is not a {} code", code, desc(from_).name));
+    }
+    return *s;
+  }
+
   uint64_t flags(uint64_t a, uint64_t z) const {
     const Unpacked u = unpack(from_, a), v = unpack(to_, z);
     if (u.cls == Class::kNaN) return kInvalid;

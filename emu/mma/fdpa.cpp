@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "emu/arith.h"
+#include "emu/codes.h"
 #include "emu/fast/fdpa_fast.h"
 #include "emu/round_pack.h"
 #include "emu/unpack.h"
@@ -27,7 +28,8 @@ struct Operand {
 };
 
 Operand read(Fmt f, uint64_t bits) {
-  if (f == Fmt::kTF32) bits >>= 13;  // given as f32 bits, truncated to TF32
+  // A TF32 operand is its user code (emu/codes.h), truncated to TF32.
+  if (f == Fmt::kTF32) bits >>= kTf32LowBits;
   if (f == Fmt::kUE4M3) bits &= 0x7F;  // the scale's sign bit is ignored
   const FormatDesc& d = desc(f);
   const Unpacked u = unpack(f, bits);

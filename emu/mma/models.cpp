@@ -3,6 +3,7 @@
 #include <array>
 #include <cassert>
 
+#include "emu/codes.h"
 #include "emu/convert.h"
 
 namespace mxc {
@@ -683,15 +684,9 @@ MmaModel with_zero_rules(const MmaModel& m, ZeroExp e, ZeroSign s) {
   return r;
 }
 
-bool operand_code_ok(Fmt f, uint64_t bits) {
-  if (f == Fmt::kTF32) return (bits >> 32) == 0 && (bits & 0x1FFF) == 0;
-  return (bits & ~desc(f).storage_mask()) == 0;
-}
+bool operand_code_ok(Fmt f, uint64_t bits) { return code_ok(f, bits); }
 
-int operand_hex_digits(Fmt f) {
-  if (f == Fmt::kTF32) return 8;
-  return (desc(f).bits + 3) / 4;
-}
+int operand_hex_digits(Fmt f) { return code_hex_digits(f); }
 
 int scale_block(ScaleKind s) {
   switch (s) {

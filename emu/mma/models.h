@@ -76,9 +76,9 @@ std::optional<ZeroSign> parse_zero_sign(std::string_view s);
 // `m` with its zero rules replaced (the name and sources stay).
 MmaModel with_zero_rules(const MmaModel& m, ZeroExp e, ZeroSign s);
 
-// Whether `bits` is an A/B operand code of `f` as models take it. TF32 is an
-// f32 bit pattern whose low 13 bits are zero (docs/vector-format.md); every
-// other format is its storage width.
+// Whether `bits` is an A/B operand code of `f` as models take it: the user
+// code of emu/codes.h (TF32: an f32 bit pattern whose low 13 bits are zero;
+// docs/vector-format.md), which is also what mma_dot takes.
 bool operand_code_ok(Fmt f, uint64_t bits);
 // Hex digits of one A/B operand of `f` in vector files and `mxc mma` lines.
 int operand_hex_digits(Fmt f);

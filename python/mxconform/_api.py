@@ -126,9 +126,12 @@ def _fmt_info(name, arg):
                      f"{_names(_ext.formats())})")
 
 
-def _source(x, name, from_fmt):
+def _source(x, name, from_fmt, tf32_input="strict"):
     """(array, source format) for a value-or-code argument."""
     a, hint = as_array(x, name)
+    if isinstance(from_fmt, str) and from_fmt == "tf32" and hint is None:
+        # f32 bit patterns (or float32 values), as mma/gemm take them
+        return _tf32_operand(a, name, tf32_input), from_fmt
     fmt = value_format(a, hint)
     if from_fmt is not None:
         info = _fmt_info(from_fmt, "from_fmt")
@@ -156,12 +159,15 @@ def _source(x, name, from_fmt):
 
 
 def convert(x, to: str, round: str = "rne", saturate: bool = False,
-            relu: bool = False, rbits=None, from_fmt: Optional[str] = None):
+            relu: bool = False, rbits=None, from_fmt: Optional[str] = None,
+            tf32_input: str = "strict"):
     """Converts every element of `x` into format `to`, bit-exactly.
 
     x: float64/float32/float16 values, a bfloat16 torch tensor, an ml_dtypes
        array or torch float8 tensor (codes of its format), or integer codes
-       with from_fmt naming their format.
+       with from_fmt naming their format. TF32 codes (from_fmt or to
+       'tf32') are f32 bit patterns whose low 13 bits are zero, as uint32;
+       from_fmt='tf32' also takes float32 arrays.
     to: target format name (mxconform.formats()), e.g. 'e4m3', 'e2m1'.
     round: 'rne' (default), 'rz', 'ru', 'rd', 'rna', 'odd', 'rs' (stochastic,
        8 random bits per element as PTX cvt.rs) or 'rs-full'.
@@ -169,17 +175,22 @@ def convert(x, to: str, round: str = "rne", saturate: bool = False,
        False follows the format (Inf, NaN, or largest finite).
     relu: negative results become +0 (PTX .relu).
     rbits: uint32 random bits, one per element, for round='rs'/'rs-full'.
+    tf32_input: from_fmt='tf32' inputs with any of the low 13 bits set:
+       'strict' (default) refuses them, 'truncate' clears them (what a
+       tensor core does with a TF32 operand).
 
     Returns a numpy array of the same shape: float32/float64/float16 when
     `to` is one of those, else unsigned integer codes of the storage width
-    (uint8 for FP8/FP6/FP4/E8M0/UE4M3/int8, uint16 for bf16, ...).
+    (uint8 for FP8/FP6/FP4/E8M0/UE4M3/int8, uint16 for bf16, uint32 f32
+    bit patterns for tf32, ...).
     f32 sources into 8-bit-or-narrower targets take the SIMD fast path,
     into bf16/f16 the wide fast path (not for rs/rs-full or relu).
     torch tensors in give torch tensors out (see docs/python.md).
     """
     saturate = _check_bool(saturate, "saturate")
     relu = _check_bool(relu, "relu")
-    a, src = _source(x, "x", from_fmt)
+    tf32_input = _tf32_input_arg(tf32_input)
+    a, src = _source(x, "x", from_fmt, tf32_input)
     _fmt_info(_check_str(to, "to"), "to")
     _check_str(round, "round")
     rb = None
@@ -196,14 +207,17 @@ def convert(x, to: str, round: str = "rne", saturate: bool = False,
     return _out(out, _is_torch(x), to)
 
 
-def decode(codes, fmt: Optional[str] = None, to: str = "f32"):
+def decode(codes, fmt: Optional[str] = None, to: str = "f32",
+           tf32_input: str = "strict"):
     """Decodes codes of format `fmt` into `to` (default float32).
 
     codes: integer codes, or an ml_dtypes array / torch float8 tensor (then
-    fmt may be omitted). Decoding into f32 or f64 is exact for every narrow
-    format. Same as convert(codes, to, from_fmt=fmt).
+    fmt may be omitted); TF32 codes are f32 bit patterns whose low 13 bits
+    are zero (uint32, or float32 values). Decoding into f32 or f64 is exact
+    for every narrow format. Same as convert(codes, to, from_fmt=fmt,
+    tf32_input=tf32_input).
     """
-    return convert(codes, to, from_fmt=fmt)
+    return convert(codes, to, from_fmt=fmt, tf32_input=tf32_input)
 
 
 class Quantized(tuple):
@@ -630,10 +644,10 @@ def _tf32_input_arg(tf32_input):
 
 
 def _tf32_operand(a, name, tf32_input):
-    """TF32 operands are f32 bit patterns (the one TF32 representation of
-    the CLI, vector files and captures): float32 arrays, or uint32/int codes.
-    The instruction ignores the low 13 mantissa bits: 'truncate' clears
-    them, 'strict' refuses an operand that has any set."""
+    """TF32 codes are f32 bit patterns (the one TF32 representation of the
+    CLI, vector files, captures and emu/codes.h): float32 arrays, or
+    uint32/int codes. The instruction ignores the low 13 mantissa bits:
+    'truncate' clears them, 'strict' refuses a code that has any set."""
     if a.dtype == np.float32:
         a = a.view(np.uint32)
     elif a.dtype.kind in "ui":

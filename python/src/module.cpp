@@ -36,6 +36,7 @@
 #include "emu/block/quantize.h"
 #include "emu/block/swizzle.h"
 #include "emu/checked.h"
+#include "emu/codes.h"
 #include "emu/convert.h"
 #include "emu/fast/convert_fast.h"
 #include "emu/fast/convert_wide.h"
@@ -325,10 +326,15 @@ nb::object convert_to(mxc::Fmt from, mxc::Fmt to, const mxc::RoundSpec& r,
           return;
         }
       }
+      // Codes in and out are user codes (emu/codes.h: TF32 as f32 bit
+      // patterns, checked by convert() below); the emulator takes stored
+      // encodings.
       mxc::RoundSpec ri = r;
       for (size_t i = i0; i < i1; ++i) {
         if (!rbits.empty()) ri.rbits = rbits[i];
-        out[i] = static_cast<T>(mxc::convert(from, to, raw_at(p, item, i), ri));
+        const uint64_t a = *mxc::storage_from_code(from, raw_at(p, item, i));
+        out[i] = static_cast<T>(
+            mxc::code_from_storage(to, mxc::convert(from, to, a, ri)));
       }
     });
   }
@@ -344,6 +350,22 @@ nb::object convert(const InArray& x, const std::string& from_fmt,
     bad("x: elements of format " + from_fmt + " are " +
         std::to_string(storage_bytes(from)) + " bytes wide, x has " +
         std::to_string(itemsize(x)) + "-byte elements");
+  }
+  // Every code must be one of `from` (emu/codes.h; mxconform.convert has
+  // applied tf32_input to TF32 codes already). Full-width formats (f32
+  // in 4 bytes...) need no look.
+  if (from == mxc::Fmt::kTF32 || mxc::code_bits(from) < 8 * int(itemsize(x))) {
+    const auto* p = static_cast<const uint8_t*>(x.data());
+    for (size_t i = 0; i < x.size(); ++i) {
+      const uint64_t v = raw_at(p, itemsize(x), i);
+      if (!mxc::code_ok(from, v)) {
+        bad("x: element " + std::to_string(i) + " (code " + std::to_string(v) +
+            ") is not a code of " + from_fmt +
+            (from == mxc::Fmt::kTF32
+                 ? " (an f32 bit pattern whose low 13 bits are zero)"
+                 : ""));
+      }
+    }
   }
   const auto spec = mxc::parse_rounding(round);
   if (!spec) {
