@@ -21,6 +21,9 @@
 #define MXC_SPEC 0
 #endif
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define MXC_HAS_MMA80 1
+#endif
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
 #define MXC_HAS_FP8 1
 #endif
@@ -56,6 +59,9 @@ namespace {
 
 __global__ void probe_kernel(unsigned* out) {
   unsigned f = kFeatIntrinsics;
+#ifdef MXC_HAS_MMA80
+  f |= kFeatMmaSm80;
+#endif
 #ifdef MXC_HAS_FP8
   f |= kFeatFp8Cvt | kFeatMmaFp8;
 #endif
@@ -273,6 +279,11 @@ __global__ void convert_kernel(int instr, const uint32_t* in0,
 // the same registers is one row.
 //
 // A 4 x .b32, B 2 x .b32, C/D 4 x .f32 per lane (host/fragments.h).
+// sm_80+: two .f16/.bf16 or one .tf32 per A/B register.
+#define MXC_MMA_SM80_ROWS(X)                                            \
+  X(kMmaF16F32, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32")    \
+  X(kMmaBf16F32, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32") \
+  X(kMmaTf32F32, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32")
 #define MXC_MMA_FP8_ROWS(X)                                             \
   X(kMmaFp8E4E4, "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32") \
   X(kMmaFp8E4E5, "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32") \
@@ -339,6 +350,8 @@ __global__ void convert_kernel(int instr, const uint32_t* in0,
     ".scale_vec::1X.f32.e4m3.e2m1.f32.ue8m0")
 // f16 accumulator: A 4 x .b32, B 2 x .b32, C/D 2 x .f16x2 per lane
 // (host/fragments.h pack_c_f16x2); FP8 needs PTX ISA 8.7 (MXC_HAS_FP8_F16ACC).
+#define MXC_MMA_SM80_F16_ROWS(X) \
+  X(kMmaF16F16, "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16")
 #define MXC_MMA_FP8_F16_ROWS(X)                                            \
   X(kMmaFp8F16E4E4, "mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16") \
   X(kMmaFp8F16E4E5, "mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e5m2.f16") \
@@ -390,6 +403,9 @@ __global__ void mma_kernel(int instr, const uint32_t* ga, const uint32_t* gb,
   (void)sb;
   (void)zero;
   switch (instr) {
+#ifdef MXC_HAS_MMA80
+    MXC_MMA_SM80_ROWS(MXC_MMA_CASE_F32)
+#endif
 #ifdef MXC_HAS_FP8
     MXC_MMA_FP8_ROWS(MXC_MMA_CASE_F32)
 #endif
@@ -419,6 +435,9 @@ __global__ void mma_f16acc_kernel(int instr, const uint32_t* ga,
   for (int r = 0; r < 2; ++r) b[r] = gb[(t * 32 + lane) * 2 + r];
   for (int r = 0; r < 2; ++r) c[r] = gc[(t * 32 + lane) * 2 + r];
   switch (instr) {
+#ifdef MXC_HAS_MMA80
+    MXC_MMA_SM80_F16_ROWS(MXC_MMA_CASE_F16)
+#endif
 #ifdef MXC_HAS_FP8_F16ACC
     MXC_MMA_FP8_F16_ROWS(MXC_MMA_CASE_F16)
 #endif

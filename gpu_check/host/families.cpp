@@ -50,6 +50,14 @@ constexpr std::array<int, 4> cc(int a, int b = 0, int c = 0, int d = 0) {
 }
 
 // Notes shared by several rows.
+constexpr const char* kNoteSm80Frag =
+    "model per docs/models.md; A/B lane fragments per host/fragments.h "
+    "(PTX ISA fragment figures, the CUTLASS SM80 atoms agree; unverified on "
+    "hardware)";
+constexpr const char* kNoteSm80FragF16 =
+    "model per docs/models.md; A/B lane fragments per host/fragments.h, C/D "
+    "f16x2 registers per pack_c_f16x2 (PTX ISA fragment figures; unverified "
+    "on hardware)";
 constexpr const char* kNoteSm90 =
     "model fitted to H100/H200 mma.sync captures (docs/models.md)";
 constexpr const char* kNoteSm100 =
@@ -636,6 +644,72 @@ constexpr MmaRow kMmaRows[] = {
      kTc05F8f6f4F16, "sm100_tcgen05_f8f6f4_f16", "e5m2", "e5m2", kFeatTcgen05,
      cc(100, 103), FragShape::kM16N8K32x8, 0, MmaEngine::kTcgen05, true,
      kNoteTc05F16},
+    // --- sm_80+ mma.sync f16/bf16/tf32 (the legacy instructions, one model
+    // per generation that runs them: sm_80/86/87, sm_89, sm_90, sm_100/103)
+    {"mma.m16n8k16.f32.f16.f16@sm80",
+     "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", kMmaF16F32,
+     "sm80_mma_f16_f32", "f16", "f16", kFeatMmaSm80, cc(80, 86, 87),
+     FragShape::kM16N8K16x16, 0, MmaEngine::kSync, false, kNoteSm80Frag},
+    {"mma.m16n8k16.f32.f16.f16@sm89",
+     "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", kMmaF16F32,
+     "sm89_mma_f16_f32", "f16", "f16", kFeatMmaSm80, cc(89),
+     FragShape::kM16N8K16x16, 0, MmaEngine::kSync, false, kNoteSm80Frag},
+    {"mma.m16n8k16.f32.f16.f16@sm90",
+     "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", kMmaF16F32,
+     "sm90_mma_f16_f32", "f16", "f16", kFeatMmaSm80, cc(90),
+     FragShape::kM16N8K16x16, 0, MmaEngine::kSync, false, kNoteSm80Frag},
+    {"mma.m16n8k16.f32.f16.f16@sm100",
+     "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", kMmaF16F32,
+     "sm100_mma_f16_f32", "f16", "f16", kFeatMmaSm80, cc(100, 103),
+     FragShape::kM16N8K16x16, 0, MmaEngine::kSync, false, kNoteSm80Frag},
+    {"mma.m16n8k16.f32.bf16.bf16@sm80",
+     "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", kMmaBf16F32,
+     "sm80_mma_bf16_f32", "bf16", "bf16", kFeatMmaSm80, cc(80, 86, 87),
+     FragShape::kM16N8K16x16, 0, MmaEngine::kSync, false, kNoteSm80Frag},
+    {"mma.m16n8k16.f32.bf16.bf16@sm89",
+     "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", kMmaBf16F32,
+     "sm89_mma_bf16_f32", "bf16", "bf16", kFeatMmaSm80, cc(89),
+     FragShape::kM16N8K16x16, 0, MmaEngine::kSync, false, kNoteSm80Frag},
+    {"mma.m16n8k16.f32.bf16.bf16@sm90",
+     "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", kMmaBf16F32,
+     "sm90_mma_bf16_f32", "bf16", "bf16", kFeatMmaSm80, cc(90),
+     FragShape::kM16N8K16x16, 0, MmaEngine::kSync, false, kNoteSm80Frag},
+    {"mma.m16n8k16.f32.bf16.bf16@sm100",
+     "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", kMmaBf16F32,
+     "sm100_mma_bf16_f32", "bf16", "bf16", kFeatMmaSm80, cc(100, 103),
+     FragShape::kM16N8K16x16, 0, MmaEngine::kSync, false, kNoteSm80Frag},
+    {"mma.m16n8k16.f16.f16.f16@sm80",
+     "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16", kMmaF16F16,
+     "sm80_mma_f16_f16", "f16", "f16", kFeatMmaSm80, cc(80, 86, 87),
+     FragShape::kM16N8K16x16, 0, MmaEngine::kSync, true, kNoteSm80FragF16},
+    {"mma.m16n8k16.f16.f16.f16@sm89",
+     "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16", kMmaF16F16,
+     "sm89_mma_f16_f16", "f16", "f16", kFeatMmaSm80, cc(89),
+     FragShape::kM16N8K16x16, 0, MmaEngine::kSync, true, kNoteSm80FragF16},
+    {"mma.m16n8k16.f16.f16.f16@sm90",
+     "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16", kMmaF16F16,
+     "sm90_mma_f16_f16", "f16", "f16", kFeatMmaSm80, cc(90),
+     FragShape::kM16N8K16x16, 0, MmaEngine::kSync, true, kNoteSm80FragF16},
+    {"mma.m16n8k16.f16.f16.f16@sm100",
+     "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16", kMmaF16F16,
+     "sm100_mma_f16_f16", "f16", "f16", kFeatMmaSm80, cc(100, 103),
+     FragShape::kM16N8K16x16, 0, MmaEngine::kSync, true, kNoteSm80FragF16},
+    {"mma.m16n8k8.f32.tf32.tf32@sm80",
+     "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", kMmaTf32F32,
+     "sm80_mma_tf32_f32", "tf32", "tf32", kFeatMmaSm80, cc(80, 86, 87),
+     FragShape::kM16N8K8x32Sync, 0, MmaEngine::kSync, false, kNoteSm80Frag},
+    {"mma.m16n8k8.f32.tf32.tf32@sm89",
+     "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", kMmaTf32F32,
+     "sm89_mma_tf32_f32", "tf32", "tf32", kFeatMmaSm80, cc(89),
+     FragShape::kM16N8K8x32Sync, 0, MmaEngine::kSync, false, kNoteSm80Frag},
+    {"mma.m16n8k8.f32.tf32.tf32@sm90",
+     "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", kMmaTf32F32,
+     "sm90_mma_tf32_f32", "tf32", "tf32", kFeatMmaSm80, cc(90),
+     FragShape::kM16N8K8x32Sync, 0, MmaEngine::kSync, false, kNoteSm80Frag},
+    {"mma.m16n8k8.f32.tf32.tf32@sm100",
+     "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", kMmaTf32F32,
+     "sm100_mma_tf32_f32", "tf32", "tf32", kFeatMmaSm80, cc(100, 103),
+     FragShape::kM16N8K8x32Sync, 0, MmaEngine::kSync, false, kNoteSm80Frag},
 };
 
 std::vector<Family> build() {
