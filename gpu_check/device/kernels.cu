@@ -119,6 +119,49 @@ __device__ __forceinline__ float f(uint32_t x) { return __uint_as_float(x); }
     return h;                               \
   }
 
+// .b32 source, low byte as .b8 -> .b32 d (f16x2 from e2m1x2).
+#define CVT1_B8_R(ins)                                     \
+  {                                                        \
+    uint32_t r;                                            \
+    asm("{ .reg .b8 t; cvt.u8.u32 t, %1; " ins " %0, t; }" \
+        : "=r"(r)                                          \
+        : "r"(a));                                         \
+    return r;                                              \
+  }
+
+// The cvt instructions with one of the operand shapes above, one row each:
+// X(instruction id, shape macro, PTX text), in switch order.
+#define MXC_CVT_FP8_ROWS(X)                                            \
+  X(kCvtE4m3x2F32, CVT2_F32_H, "cvt.rn.satfinite.e4m3x2.f32")          \
+  X(kCvtE4m3x2F32Relu, CVT2_F32_H, "cvt.rn.satfinite.relu.e4m3x2.f32") \
+  X(kCvtE5m2x2F32, CVT2_F32_H, "cvt.rn.satfinite.e5m2x2.f32")          \
+  X(kCvtE5m2x2F32Relu, CVT2_F32_H, "cvt.rn.satfinite.relu.e5m2x2.f32") \
+  X(kCvtE4m3x2F16x2, CVT1_R_H, "cvt.rn.satfinite.e4m3x2.f16x2")        \
+  X(kCvtE5m2x2F16x2, CVT1_R_H, "cvt.rn.satfinite.e5m2x2.f16x2")        \
+  X(kCvtF16x2E4m3x2, CVT1_H_R, "cvt.rn.f16x2.e4m3x2")                  \
+  X(kCvtF16x2E4m3x2Relu, CVT1_H_R, "cvt.rn.relu.f16x2.e4m3x2")         \
+  X(kCvtF16x2E5m2x2, CVT1_H_R, "cvt.rn.f16x2.e5m2x2")
+#define MXC_CVT_F6F4_ROWS(X)                                            \
+  X(kCvtE2m1x2F32, CVT2_F32_B8, "cvt.rn.satfinite.e2m1x2.f32")          \
+  X(kCvtE2m1x2F32Relu, CVT2_F32_B8, "cvt.rn.satfinite.relu.e2m1x2.f32") \
+  X(kCvtE2m3x2F32, CVT2_F32_H, "cvt.rn.satfinite.e2m3x2.f32")           \
+  X(kCvtE2m3x2F32Relu, CVT2_F32_H, "cvt.rn.satfinite.relu.e2m3x2.f32")  \
+  X(kCvtE3m2x2F32, CVT2_F32_H, "cvt.rn.satfinite.e3m2x2.f32")           \
+  X(kCvtE3m2x2F32Relu, CVT2_F32_H, "cvt.rn.satfinite.relu.e3m2x2.f32")  \
+  X(kCvtF16x2E2m1x2, CVT1_B8_R, "cvt.rn.f16x2.e2m1x2")                  \
+  X(kCvtF16x2E2m3x2, CVT1_H_R, "cvt.rn.f16x2.e2m3x2")                   \
+  X(kCvtF16x2E3m2x2, CVT1_H_R, "cvt.rn.f16x2.e3m2x2")                   \
+  X(kCvtUe8m0x2F32Rz, CVT2_F32_H, "cvt.rz.ue8m0x2.f32")                 \
+  X(kCvtUe8m0x2F32RzSat, CVT2_F32_H, "cvt.rz.satfinite.ue8m0x2.f32")    \
+  X(kCvtUe8m0x2F32Rp, CVT2_F32_H, "cvt.rp.ue8m0x2.f32")                 \
+  X(kCvtUe8m0x2F32RpSat, CVT2_F32_H, "cvt.rp.satfinite.ue8m0x2.f32")    \
+  X(kCvtUe8m0x2Bf16x2Rz, CVT1_R_H, "cvt.rz.ue8m0x2.bf16x2")             \
+  X(kCvtUe8m0x2Bf16x2Rp, CVT1_R_H, "cvt.rp.ue8m0x2.bf16x2")             \
+  X(kCvtBf16x2Ue8m0x2, CVT1_H_R, "cvt.rn.bf16x2.ue8m0x2")
+#define MXC_CVT_CASE(id, shape, ins) \
+  case id:                           \
+    shape(ins)
+
 __device__ uint32_t convert_one(int instr, uint32_t a, uint32_t b,
                                 uint32_t rb) {
   (void)a;
@@ -126,63 +169,10 @@ __device__ uint32_t convert_one(int instr, uint32_t a, uint32_t b,
   (void)rb;
   switch (instr) {
 #ifdef MXC_HAS_FP8
-    case kCvtE4m3x2F32:
-      CVT2_F32_H("cvt.rn.satfinite.e4m3x2.f32")
-    case kCvtE4m3x2F32Relu:
-      CVT2_F32_H("cvt.rn.satfinite.relu.e4m3x2.f32")
-    case kCvtE5m2x2F32:
-      CVT2_F32_H("cvt.rn.satfinite.e5m2x2.f32")
-    case kCvtE5m2x2F32Relu:
-      CVT2_F32_H("cvt.rn.satfinite.relu.e5m2x2.f32")
-    case kCvtE4m3x2F16x2:
-      CVT1_R_H("cvt.rn.satfinite.e4m3x2.f16x2")
-    case kCvtE5m2x2F16x2:
-      CVT1_R_H("cvt.rn.satfinite.e5m2x2.f16x2")
-    case kCvtF16x2E4m3x2:
-      CVT1_H_R("cvt.rn.f16x2.e4m3x2")
-    case kCvtF16x2E4m3x2Relu:
-      CVT1_H_R("cvt.rn.relu.f16x2.e4m3x2")
-    case kCvtF16x2E5m2x2:
-      CVT1_H_R("cvt.rn.f16x2.e5m2x2")
+    MXC_CVT_FP8_ROWS(MXC_CVT_CASE)
 #endif
 #ifdef MXC_HAS_F6F4
-    case kCvtE2m1x2F32:
-      CVT2_F32_B8("cvt.rn.satfinite.e2m1x2.f32")
-    case kCvtE2m1x2F32Relu:
-      CVT2_F32_B8("cvt.rn.satfinite.relu.e2m1x2.f32")
-    case kCvtE2m3x2F32:
-      CVT2_F32_H("cvt.rn.satfinite.e2m3x2.f32")
-    case kCvtE2m3x2F32Relu:
-      CVT2_F32_H("cvt.rn.satfinite.relu.e2m3x2.f32")
-    case kCvtE3m2x2F32:
-      CVT2_F32_H("cvt.rn.satfinite.e3m2x2.f32")
-    case kCvtE3m2x2F32Relu:
-      CVT2_F32_H("cvt.rn.satfinite.relu.e3m2x2.f32")
-    case kCvtF16x2E2m1x2: {
-      uint32_t r;
-      asm("{ .reg .b8 t; cvt.u8.u32 t, %1; cvt.rn.f16x2.e2m1x2 %0, t; }"
-          : "=r"(r)
-          : "r"(a));
-      return r;
-    }
-    case kCvtF16x2E2m3x2:
-      CVT1_H_R("cvt.rn.f16x2.e2m3x2")
-    case kCvtF16x2E3m2x2:
-      CVT1_H_R("cvt.rn.f16x2.e3m2x2")
-    case kCvtUe8m0x2F32Rz:
-      CVT2_F32_H("cvt.rz.ue8m0x2.f32")
-    case kCvtUe8m0x2F32RzSat:
-      CVT2_F32_H("cvt.rz.satfinite.ue8m0x2.f32")
-    case kCvtUe8m0x2F32Rp:
-      CVT2_F32_H("cvt.rp.ue8m0x2.f32")
-    case kCvtUe8m0x2F32RpSat:
-      CVT2_F32_H("cvt.rp.satfinite.ue8m0x2.f32")
-    case kCvtUe8m0x2Bf16x2Rz:
-      CVT1_R_H("cvt.rz.ue8m0x2.bf16x2")
-    case kCvtUe8m0x2Bf16x2Rp:
-      CVT1_R_H("cvt.rp.ue8m0x2.bf16x2")
-    case kCvtBf16x2Ue8m0x2:
-      CVT1_H_R("cvt.rn.bf16x2.ue8m0x2")
+    MXC_CVT_F6F4_ROWS(MXC_CVT_CASE)
 #endif
 #ifdef MXC_HAS_RS
     case kCvtRsE4m3x4:
