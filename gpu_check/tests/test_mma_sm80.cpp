@@ -5,12 +5,17 @@
 // test_fragments.cpp.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "gpu_check/host/fragments.h"
 #include "gpu_check/host/instr.h"
 #include "gpu_check/host/replay.h"
+#include "gpu_check/host/runner.h"
 #include "gpu_check/tests/fake_backend.h"
 #include "gpu_check/tests/family_lookup.h"
 
@@ -113,4 +118,44 @@ TEST_CASE(
     }
   }
   CHECK(on90 == 4);
+}
+
+TEST_CASE("sm_80+ mma.sync families: the device check's mma.legacy selection") {
+  // run-device-check.sh phase mma.legacy: --only mma.m16n8k16 --only
+  // mma.m16n8k8. On a 9.0 device with sm_80+ SASS the four @sm90 rows run;
+  // the other generations' rows are skipped, naming where they run.
+  test::FakeBackend b;
+  b.cc = 90;
+  b.features = kFeatIntrinsics | kFeatFp8Cvt | kFeatMmaFp8 | kFeatMmaSm80;
+  RunOptions o;
+  o.report_dir =
+      (std::filesystem::temp_directory_path() / "mxc_gpu_test_mma_legacy")
+          .string();
+  std::filesystem::remove_all(o.report_dir);
+  o.only = {"mma.m16n8k16", "mma.m16n8k8"};
+  o.sweep = 256;
+  std::ostringstream out, err;
+  const int rc = run(b, o, out, err);
+  const std::string text = out.str() + err.str();
+  INFO(text);
+  CHECK(rc == 0);
+  // 4 families, each a level-1 and a sweep report.
+  CHECK(text.find("8 families replayed, 12 skipped") != std::string::npos);
+  std::ifstream sj(o.report_dir + "/skipped.json");
+  const auto s = nlohmann::json::parse(sj);
+  CHECK(s.size() == 12u);
+  for (const auto& e : s) {
+    const std::string f = e["family"];
+    CHECK(f.find("@sm90") == std::string::npos);
+  }
+  // Without sm_80+ SASS (kFeatMmaSm80 absent) the @sm90 rows are skipped
+  // too, with the feature reason.
+  test::FakeBackend plain = b;
+  plain.features = kFeatIntrinsics;
+  std::ostringstream out2, err2;
+  o.report_dir += "_nofeat";
+  std::filesystem::remove_all(o.report_dir);
+  CHECK(run(plain, o, out2, err2) == 0);
+  CHECK(out2.str().find("0 families replayed, 16 skipped") !=
+        std::string::npos);
 }
