@@ -12,6 +12,8 @@
 #   cublaslt   cuBLASLt FP8 / Hopper block scaling / MXFP8 / NVFP4 GEMMs and
 #              the support matrix
 #   tcgen05    tcgen05.mma kinds (sm_100a/103a)
+#   mma.legacy mma.sync m16n8k16 f16/bf16 -> f32, f16 -> f16, m16n8k8 tf32
+#              (sm_80+; the model of the generation present), SWEEP/10
 # and prints ONE verdict table (also in DIR/verdict.txt) with the time of
 # each phase. Target: under 8 minutes on one H200 from a fresh checkout,
 # build included (TOTAL_LIMIT); a phase that would start after the budget is
@@ -105,27 +107,31 @@ done
 export PATH=$PATH:/usr/local/cuda/bin
 t0=$(date +%s)
 
-# The SASS target of the GPU present: 8.9 -> 89, 9.0 -> 90a, 10.0 -> 100a,
+# The SASS target of the GPU present: 8.0 / 8.6 / 8.7 -> 80, 8.9 -> 89, 9.0 -> 90a, 10.0 -> 100a,
 # 10.3 -> 103a, 11.0 -> 110a, 12.0 -> 120a, 12.1 -> 121a (arch-specific
 # features need 'a').
 native_target() {
   local cc
   cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')
   case $cc in
+    80|86|87) echo 80 ;;
     89) echo 89 ;;
     90|100|103|110|120|121) echo "${cc}a" ;;
     *) echo "" ;;
   esac
 }
-all_targets="89;90a;100a;103a;110a;120a;121a"
+all_targets="80;89;90a;100a;103a;110a;120a;121a"
 zero_files=("$zero_dir"/*.txt)
 
 # phase NAME, then mxc-gpu run arguments (besides --report/--timeout).
-phases=(convert mma.sync wgmma zero-rules cublaslt tcgen05)
+phases=(convert mma.sync wgmma zero-rules cublaslt tcgen05 mma.legacy)
 phase_args() {
   case $1 in
     convert) echo "--only convert --sweep $sweep" ;;
     mma.sync) echo "--only mma.m16n8k32 --only mma.m16n8k64 --sweep $sweep" ;;
+    # The sm_80+ f16/bf16/tf32 mma.sync families (on sm_90 the @sm90 rows):
+    # a tenth of the sweep keeps the phase short.
+    mma.legacy) echo "--only mma.m16n8k16 --only mma.m16n8k8 --sweep $(( sweep / 10 ))" ;;
     wgmma) echo "--only wgmma --sweep $sweep" ;;
     # The separator files replay through the wgmma family their header
     # names; --only keeps the level-1 part to one small family.
@@ -169,7 +175,8 @@ fi
 expect_s() {
   case $1 in
     build) echo 240 ;; convert) echo 30 ;; mma.sync) echo 45 ;; wgmma) echo 60 ;;
-    zero-rules) echo 10 ;; cublaslt) echo 90 ;; tcgen05) echo 5 ;; *) echo 0 ;;
+    zero-rules) echo 10 ;; cublaslt) echo 90 ;; tcgen05) echo 5 ;;
+    mma.legacy) echo 5 ;; *) echo 0 ;;
   esac
 }
 

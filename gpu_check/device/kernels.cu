@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "gpu_check/device/kernels.h"
 #include "gpu_check/host/instr.h"
@@ -20,6 +21,9 @@
 #define MXC_SPEC 0
 #endif
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define MXC_HAS_MMA80 1
+#endif
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
 #define MXC_HAS_FP8 1
 #endif
@@ -55,6 +59,9 @@ namespace {
 
 __global__ void probe_kernel(unsigned* out) {
   unsigned f = kFeatIntrinsics;
+#ifdef MXC_HAS_MMA80
+  f |= kFeatMmaSm80;
+#endif
 #ifdef MXC_HAS_FP8
   f |= kFeatFp8Cvt | kFeatMmaFp8;
 #endif
@@ -112,6 +119,49 @@ __device__ __forceinline__ float f(uint32_t x) { return __uint_as_float(x); }
     return h;                               \
   }
 
+// .b32 source, low byte as .b8 -> .b32 d (f16x2 from e2m1x2).
+#define CVT1_B8_R(ins)                                     \
+  {                                                        \
+    uint32_t r;                                            \
+    asm("{ .reg .b8 t; cvt.u8.u32 t, %1; " ins " %0, t; }" \
+        : "=r"(r)                                          \
+        : "r"(a));                                         \
+    return r;                                              \
+  }
+
+// The cvt instructions with one of the operand shapes above, one row each:
+// X(instruction id, shape macro, PTX text), in switch order.
+#define MXC_CVT_FP8_ROWS(X)                                            \
+  X(kCvtE4m3x2F32, CVT2_F32_H, "cvt.rn.satfinite.e4m3x2.f32")          \
+  X(kCvtE4m3x2F32Relu, CVT2_F32_H, "cvt.rn.satfinite.relu.e4m3x2.f32") \
+  X(kCvtE5m2x2F32, CVT2_F32_H, "cvt.rn.satfinite.e5m2x2.f32")          \
+  X(kCvtE5m2x2F32Relu, CVT2_F32_H, "cvt.rn.satfinite.relu.e5m2x2.f32") \
+  X(kCvtE4m3x2F16x2, CVT1_R_H, "cvt.rn.satfinite.e4m3x2.f16x2")        \
+  X(kCvtE5m2x2F16x2, CVT1_R_H, "cvt.rn.satfinite.e5m2x2.f16x2")        \
+  X(kCvtF16x2E4m3x2, CVT1_H_R, "cvt.rn.f16x2.e4m3x2")                  \
+  X(kCvtF16x2E4m3x2Relu, CVT1_H_R, "cvt.rn.relu.f16x2.e4m3x2")         \
+  X(kCvtF16x2E5m2x2, CVT1_H_R, "cvt.rn.f16x2.e5m2x2")
+#define MXC_CVT_F6F4_ROWS(X)                                            \
+  X(kCvtE2m1x2F32, CVT2_F32_B8, "cvt.rn.satfinite.e2m1x2.f32")          \
+  X(kCvtE2m1x2F32Relu, CVT2_F32_B8, "cvt.rn.satfinite.relu.e2m1x2.f32") \
+  X(kCvtE2m3x2F32, CVT2_F32_H, "cvt.rn.satfinite.e2m3x2.f32")           \
+  X(kCvtE2m3x2F32Relu, CVT2_F32_H, "cvt.rn.satfinite.relu.e2m3x2.f32")  \
+  X(kCvtE3m2x2F32, CVT2_F32_H, "cvt.rn.satfinite.e3m2x2.f32")           \
+  X(kCvtE3m2x2F32Relu, CVT2_F32_H, "cvt.rn.satfinite.relu.e3m2x2.f32")  \
+  X(kCvtF16x2E2m1x2, CVT1_B8_R, "cvt.rn.f16x2.e2m1x2")                  \
+  X(kCvtF16x2E2m3x2, CVT1_H_R, "cvt.rn.f16x2.e2m3x2")                   \
+  X(kCvtF16x2E3m2x2, CVT1_H_R, "cvt.rn.f16x2.e3m2x2")                   \
+  X(kCvtUe8m0x2F32Rz, CVT2_F32_H, "cvt.rz.ue8m0x2.f32")                 \
+  X(kCvtUe8m0x2F32RzSat, CVT2_F32_H, "cvt.rz.satfinite.ue8m0x2.f32")    \
+  X(kCvtUe8m0x2F32Rp, CVT2_F32_H, "cvt.rp.ue8m0x2.f32")                 \
+  X(kCvtUe8m0x2F32RpSat, CVT2_F32_H, "cvt.rp.satfinite.ue8m0x2.f32")    \
+  X(kCvtUe8m0x2Bf16x2Rz, CVT1_R_H, "cvt.rz.ue8m0x2.bf16x2")             \
+  X(kCvtUe8m0x2Bf16x2Rp, CVT1_R_H, "cvt.rp.ue8m0x2.bf16x2")             \
+  X(kCvtBf16x2Ue8m0x2, CVT1_H_R, "cvt.rn.bf16x2.ue8m0x2")
+#define MXC_CVT_CASE(id, shape, ins) \
+  case id:                           \
+    shape(ins)
+
 __device__ uint32_t convert_one(int instr, uint32_t a, uint32_t b,
                                 uint32_t rb) {
   (void)a;
@@ -119,63 +169,10 @@ __device__ uint32_t convert_one(int instr, uint32_t a, uint32_t b,
   (void)rb;
   switch (instr) {
 #ifdef MXC_HAS_FP8
-    case kCvtE4m3x2F32:
-      CVT2_F32_H("cvt.rn.satfinite.e4m3x2.f32")
-    case kCvtE4m3x2F32Relu:
-      CVT2_F32_H("cvt.rn.satfinite.relu.e4m3x2.f32")
-    case kCvtE5m2x2F32:
-      CVT2_F32_H("cvt.rn.satfinite.e5m2x2.f32")
-    case kCvtE5m2x2F32Relu:
-      CVT2_F32_H("cvt.rn.satfinite.relu.e5m2x2.f32")
-    case kCvtE4m3x2F16x2:
-      CVT1_R_H("cvt.rn.satfinite.e4m3x2.f16x2")
-    case kCvtE5m2x2F16x2:
-      CVT1_R_H("cvt.rn.satfinite.e5m2x2.f16x2")
-    case kCvtF16x2E4m3x2:
-      CVT1_H_R("cvt.rn.f16x2.e4m3x2")
-    case kCvtF16x2E4m3x2Relu:
-      CVT1_H_R("cvt.rn.relu.f16x2.e4m3x2")
-    case kCvtF16x2E5m2x2:
-      CVT1_H_R("cvt.rn.f16x2.e5m2x2")
+    MXC_CVT_FP8_ROWS(MXC_CVT_CASE)
 #endif
 #ifdef MXC_HAS_F6F4
-    case kCvtE2m1x2F32:
-      CVT2_F32_B8("cvt.rn.satfinite.e2m1x2.f32")
-    case kCvtE2m1x2F32Relu:
-      CVT2_F32_B8("cvt.rn.satfinite.relu.e2m1x2.f32")
-    case kCvtE2m3x2F32:
-      CVT2_F32_H("cvt.rn.satfinite.e2m3x2.f32")
-    case kCvtE2m3x2F32Relu:
-      CVT2_F32_H("cvt.rn.satfinite.relu.e2m3x2.f32")
-    case kCvtE3m2x2F32:
-      CVT2_F32_H("cvt.rn.satfinite.e3m2x2.f32")
-    case kCvtE3m2x2F32Relu:
-      CVT2_F32_H("cvt.rn.satfinite.relu.e3m2x2.f32")
-    case kCvtF16x2E2m1x2: {
-      uint32_t r;
-      asm("{ .reg .b8 t; cvt.u8.u32 t, %1; cvt.rn.f16x2.e2m1x2 %0, t; }"
-          : "=r"(r)
-          : "r"(a));
-      return r;
-    }
-    case kCvtF16x2E2m3x2:
-      CVT1_H_R("cvt.rn.f16x2.e2m3x2")
-    case kCvtF16x2E3m2x2:
-      CVT1_H_R("cvt.rn.f16x2.e3m2x2")
-    case kCvtUe8m0x2F32Rz:
-      CVT2_F32_H("cvt.rz.ue8m0x2.f32")
-    case kCvtUe8m0x2F32RzSat:
-      CVT2_F32_H("cvt.rz.satfinite.ue8m0x2.f32")
-    case kCvtUe8m0x2F32Rp:
-      CVT2_F32_H("cvt.rp.ue8m0x2.f32")
-    case kCvtUe8m0x2F32RpSat:
-      CVT2_F32_H("cvt.rp.satfinite.ue8m0x2.f32")
-    case kCvtUe8m0x2Bf16x2Rz:
-      CVT1_R_H("cvt.rz.ue8m0x2.bf16x2")
-    case kCvtUe8m0x2Bf16x2Rp:
-      CVT1_R_H("cvt.rp.ue8m0x2.bf16x2")
-    case kCvtBf16x2Ue8m0x2:
-      CVT1_H_R("cvt.rn.bf16x2.ue8m0x2")
+    MXC_CVT_F6F4_ROWS(MXC_CVT_CASE)
 #endif
 #ifdef MXC_HAS_RS
     case kCvtRsE4m3x4:
@@ -265,30 +262,117 @@ __global__ void convert_kernel(int instr, const uint32_t* in0,
   }
 }
 
-#define MMA_FP8(ta, tb)                                                    \
-  asm volatile("mma.sync.aligned.m16n8k32.row.col.f32." ta "." tb          \
-               ".f32 "                                                     \
-               "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};" \
-               : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])            \
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),    \
-                 "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]))
-#define MMA_KIND(ta, tb)                                                       \
-  asm volatile("mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32." ta "." tb \
-               ".f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "                  \
-               "{%10,%11,%12,%13};"                                            \
-               : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])                \
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),        \
-                 "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]))
-// Scale selectors {byte-id, thread-id} = {0, 0}: host/fragments.h.
-#define MMA_SCALED(shape, kind, vec, ta, tb, st)                             \
-  asm volatile("mma.sync.aligned." shape ".row.col.kind::" kind              \
-               ".block_scale.scale_vec::" vec ".f32." ta "." tb ".f32." st   \
-               " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13}, " \
-               "{%14}, {%15, %16}, {%17}, {%15, %16};"                       \
-               : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])              \
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),      \
-                 "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]),      \
-                 "r"(sa), "h"(zero), "h"(zero), "r"(sb))
+// The warp-level mma.sync instructions, one row each: X(instruction id,
+// PTX text). Rows of one list share the operand registers of their
+// kernel; each list is compiled only for the targets whose feature macro
+// it sits behind (mma_kernel / mma_f16acc_kernel). A new instruction with
+// the same registers is one row.
+//
+// A 4 x .b32, B 2 x .b32, C/D 4 x .f32 per lane (host/fragments.h).
+// sm_80+: two .f16/.bf16 or one .tf32 per A/B register.
+#define MXC_MMA_SM80_ROWS(X)                                            \
+  X(kMmaF16F32, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32")    \
+  X(kMmaBf16F32, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32") \
+  X(kMmaTf32F32, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32")
+#define MXC_MMA_FP8_ROWS(X)                                             \
+  X(kMmaFp8E4E4, "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32") \
+  X(kMmaFp8E4E5, "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32") \
+  X(kMmaFp8E5E4, "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e4m3.f32") \
+  X(kMmaFp8E5E5, "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32")
+// sm_120a kind::f8f6f4 (FP6/FP4 operands: one element per 8-bit container,
+// host/fragments.h operand_coding).
+#define MXC_MMA_KIND_ROWS(X)                                            \
+  X(kMmaF8f6f4E4E4,                                                     \
+    "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e4m3.f32") \
+  X(kMmaF8f6f4E4E5,                                                     \
+    "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e5m2.f32") \
+  X(kMmaF8f6f4E5E4,                                                     \
+    "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e5m2.e4m3.f32") \
+  X(kMmaF8f6f4E5E5,                                                     \
+    "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e5m2.e5m2.f32")
+// The FP6/FP4 operand pairs of kind::f8f6f4.
+#define MXC_MMA_KIND_SUB_ROWS(X)                                        \
+  X(kMmaF8f6f4E2m1E2m1,                                                 \
+    "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e2m1.f32") \
+  X(kMmaF8f6f4E2m3E2m3,                                                 \
+    "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m3.e2m3.f32") \
+  X(kMmaF8f6f4E3m2E3m2,                                                 \
+    "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e3m2.e3m2.f32") \
+  X(kMmaF8f6f4E4m3E2m1,                                                 \
+    "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e2m1.f32")
+// sm_120a block-scaled kinds: as above plus one scale register each for A
+// and B, selectors {byte-id, thread-id} = {0, 0} (host/fragments.h).
+#define MXC_MMA_SCALED_ROWS(X)                                     \
+  X(kMmaMxf8E4E4,                                                  \
+    "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale" \
+    ".scale_vec::1X.f32.e4m3.e4m3.f32.ue8m0")                      \
+  X(kMmaMxf8E4E5,                                                  \
+    "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale" \
+    ".scale_vec::1X.f32.e4m3.e5m2.f32.ue8m0")                      \
+  X(kMmaMxf8E5E4,                                                  \
+    "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale" \
+    ".scale_vec::1X.f32.e5m2.e4m3.f32.ue8m0")                      \
+  X(kMmaMxf8E5E5,                                                  \
+    "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale" \
+    ".scale_vec::1X.f32.e5m2.e5m2.f32.ue8m0")                      \
+  X(kMmaMxf4,                                                      \
+    "mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale"     \
+    ".scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0")                      \
+  X(kMmaNvf4x2,                                                    \
+    "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale" \
+    ".scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0")                      \
+  X(kMmaNvf4,                                                      \
+    "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale" \
+    ".scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3")
+// The FP6/FP4 operand pairs of kind::mxf8f6f4.
+#define MXC_MMA_SCALED_SUB_ROWS(X)                                 \
+  X(kMmaMxf8E2m1E2m1,                                              \
+    "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale" \
+    ".scale_vec::1X.f32.e2m1.e2m1.f32.ue8m0")                      \
+  X(kMmaMxf8E2m3E2m3,                                              \
+    "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale" \
+    ".scale_vec::1X.f32.e2m3.e2m3.f32.ue8m0")                      \
+  X(kMmaMxf8E3m2E3m2,                                              \
+    "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale" \
+    ".scale_vec::1X.f32.e3m2.e3m2.f32.ue8m0")                      \
+  X(kMmaMxf8E4m3E2m1,                                              \
+    "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale" \
+    ".scale_vec::1X.f32.e4m3.e2m1.f32.ue8m0")
+// f16 accumulator: A 4 x .b32, B 2 x .b32, C/D 2 x .f16x2 per lane
+// (host/fragments.h pack_c_f16x2); FP8 needs PTX ISA 8.7 (MXC_HAS_FP8_F16ACC).
+#define MXC_MMA_SM80_F16_ROWS(X) \
+  X(kMmaF16F16, "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16")
+#define MXC_MMA_FP8_F16_ROWS(X)                                            \
+  X(kMmaFp8F16E4E4, "mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16") \
+  X(kMmaFp8F16E4E5, "mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e5m2.f16") \
+  X(kMmaFp8F16E5E4, "mma.sync.aligned.m16n8k32.row.col.f16.e5m2.e4m3.f16") \
+  X(kMmaFp8F16E5E5, "mma.sync.aligned.m16n8k32.row.col.f16.e5m2.e5m2.f16")
+
+#define MXC_MMA_CASE_F32(id, ins)                                             \
+  case id:                                                                    \
+    asm volatile(ins                                                          \
+                 " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};" \
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])             \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),     \
+                   "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));    \
+    break;
+#define MXC_MMA_CASE_SCALED(id, ins)                                           \
+  case id:                                                                     \
+    asm volatile(ins                                                           \
+                 " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13}, " \
+                 "{%14}, {%15, %16}, {%17}, {%15, %16};"                       \
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])              \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),      \
+                   "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]),      \
+                   "r"(sa), "h"(zero), "h"(zero), "r"(sb));                    \
+    break;
+#define MXC_MMA_CASE_F16(id, ins)                                         \
+  case id:                                                                \
+    asm volatile(ins " {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%8,%9};"         \
+                 : "=r"(d[0]), "=r"(d[1])                                 \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), \
+                   "r"(b[1]), "r"(c[0]), "r"(c[1]));                      \
+    break;
 
 __global__ void mma_kernel(int instr, const uint32_t* ga, const uint32_t* gb,
                            const uint32_t* gc, const uint32_t* gsa,
@@ -309,79 +393,17 @@ __global__ void mma_kernel(int instr, const uint32_t* ga, const uint32_t* gb,
   (void)sb;
   (void)zero;
   switch (instr) {
+#ifdef MXC_HAS_MMA80
+    MXC_MMA_SM80_ROWS(MXC_MMA_CASE_F32)
+#endif
 #ifdef MXC_HAS_FP8
-    case kMmaFp8E4E4:
-      MMA_FP8("e4m3", "e4m3");
-      break;
-    case kMmaFp8E4E5:
-      MMA_FP8("e4m3", "e5m2");
-      break;
-    case kMmaFp8E5E4:
-      MMA_FP8("e5m2", "e4m3");
-      break;
-    case kMmaFp8E5E5:
-      MMA_FP8("e5m2", "e5m2");
-      break;
+    MXC_MMA_FP8_ROWS(MXC_MMA_CASE_F32)
 #endif
 #ifdef MXC_HAS_MMA120
-    case kMmaF8f6f4E4E4:
-      MMA_KIND("e4m3", "e4m3");
-      break;
-    case kMmaF8f6f4E4E5:
-      MMA_KIND("e4m3", "e5m2");
-      break;
-    case kMmaF8f6f4E5E4:
-      MMA_KIND("e5m2", "e4m3");
-      break;
-    case kMmaF8f6f4E5E5:
-      MMA_KIND("e5m2", "e5m2");
-      break;
-    case kMmaMxf8E4E4:
-      MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e4m3", "e4m3", "ue8m0");
-      break;
-    case kMmaMxf8E4E5:
-      MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e4m3", "e5m2", "ue8m0");
-      break;
-    case kMmaMxf8E5E4:
-      MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e5m2", "e4m3", "ue8m0");
-      break;
-    case kMmaMxf8E5E5:
-      MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e5m2", "e5m2", "ue8m0");
-      break;
-    case kMmaMxf4:
-      MMA_SCALED("m16n8k64", "mxf4", "2X", "e2m1", "e2m1", "ue8m0");
-      break;
-    case kMmaNvf4x2:
-      MMA_SCALED("m16n8k64", "mxf4nvf4", "2X", "e2m1", "e2m1", "ue8m0");
-      break;
-    case kMmaNvf4:
-      MMA_SCALED("m16n8k64", "mxf4nvf4", "4X", "e2m1", "e2m1", "ue4m3");
-      break;
-    // FP6/FP4 operands: one element per 8-bit container (host/fragments.h).
-    case kMmaF8f6f4E2m1E2m1:
-      MMA_KIND("e2m1", "e2m1");
-      break;
-    case kMmaF8f6f4E2m3E2m3:
-      MMA_KIND("e2m3", "e2m3");
-      break;
-    case kMmaF8f6f4E3m2E3m2:
-      MMA_KIND("e3m2", "e3m2");
-      break;
-    case kMmaF8f6f4E4m3E2m1:
-      MMA_KIND("e4m3", "e2m1");
-      break;
-    case kMmaMxf8E2m1E2m1:
-      MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e2m1", "e2m1", "ue8m0");
-      break;
-    case kMmaMxf8E2m3E2m3:
-      MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e2m3", "e2m3", "ue8m0");
-      break;
-    case kMmaMxf8E3m2E3m2:
-      MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e3m2", "e3m2", "ue8m0");
-      break;
-    case kMmaMxf8E4m3E2m1:
-      MMA_SCALED("m16n8k32", "mxf8f6f4", "1X", "e4m3", "e2m1", "ue8m0");
-      break;
+    MXC_MMA_KIND_ROWS(MXC_MMA_CASE_F32)
+    MXC_MMA_SCALED_ROWS(MXC_MMA_CASE_SCALED)
+    MXC_MMA_KIND_SUB_ROWS(MXC_MMA_CASE_F32)
+    MXC_MMA_SCALED_SUB_ROWS(MXC_MMA_CASE_SCALED)
 #endif
     default:
       d[0] = d[1] = d[2] = d[3] = __uint_as_float(0xDEADBEEFu);
@@ -390,15 +412,8 @@ __global__ void mma_kernel(int instr, const uint32_t* ga, const uint32_t* gb,
     gd[(t * 32 + lane) * 4 + r] = __float_as_uint(d[r]);
 }
 
-// mma.sync FP8 with an f16 accumulator: C/D are two .f16x2 registers per
+// mma.sync with an f16 accumulator: C/D are two .f16x2 registers per
 // lane (host/fragments.h pack_c_f16x2); one warp per tile.
-#define MMA_FP8_F16(ta, tb)                                             \
-  asm volatile("mma.sync.aligned.m16n8k32.row.col.f16." ta "." tb       \
-               ".f16 {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%8,%9};"         \
-               : "=r"(d[0]), "=r"(d[1])                                 \
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), \
-                 "r"(b[1]), "r"(c[0]), "r"(c[1]))
-
 __global__ void mma_f16acc_kernel(int instr, const uint32_t* ga,
                                   const uint32_t* gb, const uint32_t* gc,
                                   uint32_t* gd, size_t tiles) {
@@ -410,19 +425,11 @@ __global__ void mma_f16acc_kernel(int instr, const uint32_t* ga,
   for (int r = 0; r < 2; ++r) b[r] = gb[(t * 32 + lane) * 2 + r];
   for (int r = 0; r < 2; ++r) c[r] = gc[(t * 32 + lane) * 2 + r];
   switch (instr) {
+#ifdef MXC_HAS_MMA80
+    MXC_MMA_SM80_F16_ROWS(MXC_MMA_CASE_F16)
+#endif
 #ifdef MXC_HAS_FP8_F16ACC
-    case kMmaFp8F16E4E4:
-      MMA_FP8_F16("e4m3", "e4m3");
-      break;
-    case kMmaFp8F16E4E5:
-      MMA_FP8_F16("e4m3", "e5m2");
-      break;
-    case kMmaFp8F16E5E4:
-      MMA_FP8_F16("e5m2", "e4m3");
-      break;
-    case kMmaFp8F16E5E5:
-      MMA_FP8_F16("e5m2", "e5m2");
-      break;
+    MXC_MMA_FP8_F16_ROWS(MXC_MMA_CASE_F16)
 #endif
     default:
       d[0] = d[1] = 0xDEADBEEFu;
@@ -454,13 +461,13 @@ __global__ void mma_f16acc_kernel(int instr, const uint32_t* ga,
 // MMA_64x8x8_F32TF32TF32_SS_TN): scale-d, imm-scale-a, imm-scale-b, no
 // transpose operands (tf32 is K-major only). A is 64 x 8 tf32 = 64 x 32
 // bytes, so the FP8 smem images, LBO and SBO serve unchanged.
-#define WGMMA_TF32()                                          \
-  asm volatile(                                               \
-      "{ .reg .pred p; setp.ne.b32 p, %6, 0; "                \
-      "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32"    \
-      " {%0, %1, %2, %3}, %4, %5, p, 1, 1; }"                 \
-      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])        \
-      : "l"(da), "l"(db), "r"(1)                              \
+#define WGMMA_TF32()                                       \
+  asm volatile(                                            \
+      "{ .reg .pred p; setp.ne.b32 p, %6, 0; "             \
+      "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32" \
+      " {%0, %1, %2, %3}, %4, %5, p, 1, 1; }"              \
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])     \
+      : "l"(da), "l"(db), "r"(1)                           \
       : "memory")
 
 // Templated on the instruction so the fence / wgmma / commit / wait
@@ -473,7 +480,8 @@ __global__ void __launch_bounds__(128)
   const size_t t = blockIdx.x;
   const unsigned th = threadIdx.x;
   // The accumulator count is a constant so D stays in fixed registers.
-  constexpr int kRegs = Instr >= kWgmmaF16E4E4 && Instr <= kWgmmaF16E5E5 ? 2 : 4;
+  constexpr int kRegs =
+      Instr >= kWgmmaF16E4E4 && Instr <= kWgmmaF16E5E5 ? 2 : 4;
   (void)c_regs;
   uint32_t d[4] = {0, 0, 0, 0};
 #pragma unroll
@@ -526,9 +534,10 @@ __global__ void __launch_bounds__(128)
 // columns allocated by warp 0: D (f32, or f16 in the low half of each
 // word; 16 columns) at column 0, preloaded with C; SFA (block-scaled
 // kinds) at columns 32..35 (row m: lane m % 32 of each quadrant, column
-// 32 + m / 32), SFB at column 48 (column n: lane n of each quadrant). Thread 0 issues the MMA; tcgen05.commit
-// arrives on an mbarrier all threads wait on; each warp then reads its 32
-// lanes of D. Operand, D and scale types are in the instruction descriptor.
+// 32 + m / 32), SFB at column 48 (column n: lane n of each quadrant). Thread 0
+// issues the MMA; tcgen05.commit arrives on an mbarrier all threads wait on;
+// each warp then reads its 32 lanes of D. Operand, D and scale types are in the
+// instruction descriptor.
 
 // The tcgen05.mma instruction text of an instruction id.
 enum Tc05Asm { kAsmF8f6f4, kAsmMxf8f6f4, kAsmMxf4, kAsmNvf4x2, kAsmNvf4x4 };
@@ -739,23 +748,39 @@ int launch_mma_f16acc(int instr, const uint32_t* a, const uint32_t* b,
   return static_cast<int>(cudaGetLastError());
 }
 
+namespace {
+
+// The instruction ids with a templated kernel: a new one is one entry.
+template <int... I>
+struct Ids {};
+using WgmmaIds = Ids<kWgmmaF32E4E4, kWgmmaF32E4E5, kWgmmaF32E5E4, kWgmmaF32E5E5,
+                     kWgmmaF16E4E4, kWgmmaF16E4E5, kWgmmaF16E5E4, kWgmmaF16E5E5,
+                     kWgmmaF32Tf32>;
+using Tcgen05Ids =
+    Ids<kTc05F8f6f4E4E4, kTc05F8f6f4E4E5, kTc05F8f6f4E5E4, kTc05F8f6f4E5E5,
+        kTc05Mxf8E4E4, kTc05Mxf8E4E5, kTc05Mxf8E5E4, kTc05Mxf8E5E5,
+        kTc05F8f6f4Sub, kTc05Mxf8Sub, kTc05Mxf4, kTc05Nvf4x2, kTc05Nvf4x4,
+        kTc05F8f6f4F16>;
+
+// Launches kernel<I> for the I of the list that equals instr (Launch is a
+// generic lambda taking std::integral_constant<int, I>); false if none.
+template <int... I, typename Launch>
+bool launch_one_of(Ids<I...>, int instr, Launch launch) {
+  return ((instr == I && (launch(std::integral_constant<int, I>{}), true)) ||
+          ...);
+}
+
+}  // namespace
+
 int launch_wgmma(int instr, const uint32_t* a, const uint32_t* b,
                  const uint32_t* c, uint32_t* d, int c_regs, uint32_t lbo,
                  uint32_t sbo, size_t tiles) {
   if (tiles == 0) return 0;
   const unsigned g = static_cast<unsigned>(tiles);
-  switch (instr) {
-#define MXC_WG(i)                                              \
-  case i:                                                      \
-    wgmma_kernel<i><<<g, 128>>>(a, b, c, d, c_regs, lbo, sbo); \
-    break;
-    MXC_WG(kWgmmaF32E4E4)
-    MXC_WG(kWgmmaF32E4E5) MXC_WG(kWgmmaF32E5E4) MXC_WG(kWgmmaF32E5E5)
-        MXC_WG(kWgmmaF16E4E4) MXC_WG(kWgmmaF16E4E5) MXC_WG(kWgmmaF16E5E4)
-            MXC_WG(kWgmmaF16E5E5) MXC_WG(kWgmmaF32Tf32)
-#undef MXC_WG
-                default : return static_cast<int>(cudaErrorInvalidValue);
-  }
+  const bool known = launch_one_of(WgmmaIds{}, instr, [&](auto i) {
+    wgmma_kernel<decltype(i)::value><<<g, 128>>>(a, b, c, d, c_regs, lbo, sbo);
+  });
+  if (!known) return static_cast<int>(cudaErrorInvalidValue);
   return static_cast<int>(cudaGetLastError());
 }
 
@@ -765,21 +790,11 @@ int launch_tcgen05(int instr, const uint32_t* a, const uint32_t* b,
                    size_t tiles) {
   if (tiles == 0) return 0;
   const unsigned g = static_cast<unsigned>(tiles);
-  switch (instr) {
-#define MXC_TC(i)                                                         \
-  case i:                                                                 \
-    tcgen05_kernel<i><<<g, 128>>>(a, b, c, sfa, sfb, d, idesc, lbo, sbo); \
-    break;
-    MXC_TC(kTc05F8f6f4E4E4)
-    MXC_TC(kTc05F8f6f4E4E5) MXC_TC(kTc05F8f6f4E5E4) MXC_TC(kTc05F8f6f4E5E5)
-        MXC_TC(kTc05Mxf8E4E4) MXC_TC(kTc05Mxf8E4E5) MXC_TC(kTc05Mxf8E5E4)
-            MXC_TC(kTc05Mxf8E5E5) MXC_TC(kTc05F8f6f4Sub) MXC_TC(kTc05Mxf8Sub)
-                MXC_TC(kTc05Mxf4) MXC_TC(kTc05Nvf4x2) MXC_TC(kTc05Nvf4x4)
-                    MXC_TC(kTc05F8f6f4F16)
-#undef MXC_TC
-                        default
-        : return static_cast<int>(cudaErrorInvalidValue);
-  }
+  const bool known = launch_one_of(Tcgen05Ids{}, instr, [&](auto i) {
+    tcgen05_kernel<decltype(i)::value>
+        <<<g, 128>>>(a, b, c, sfa, sfb, d, idesc, lbo, sbo);
+  });
+  if (!known) return static_cast<int>(cudaErrorInvalidValue);
   return static_cast<int>(cudaGetLastError());
 }
 

@@ -18,7 +18,8 @@ int launch_convert(int instr, const uint32_t* in0, const uint32_t* in1,
 int launch_mma(int instr, const uint32_t* a, const uint32_t* b,
                const uint32_t* c, const uint32_t* sfa, const uint32_t* sfb,
                uint32_t* d, size_t tiles);
-// mma.sync FP8 with an f16 accumulator (kMmaFp8F16*), one warp per tile:
+// mma.sync with an f16 accumulator (kMmaFp8F16*, kMmaF16F16), one warp per
+// tile:
 // a/b as launch_mma, c/d[t*32*2 + lane*2 + r] two .f16x2 registers per lane
 // (host/fragments.h mma_c_to_f16x2 / mma_d_from_f16x2).
 int launch_mma_f16acc(int instr, const uint32_t* a, const uint32_t* b,

@@ -11,7 +11,10 @@ ShapeInfo shape_info(FragShape s) {
     case FragShape::kM16N8K64x4:
       return {16, 8, 64, 4, 4, 2, 4};
     case FragShape::kM16N8K8x32:
+    case FragShape::kM16N8K8x32Sync:
       return {16, 8, 8, 32, 4, 2, 4};
+    case FragShape::kM16N8K16x16:
+      return {16, 8, 16, 16, 4, 2, 4};
   }
   return {};
 }
@@ -41,6 +44,18 @@ std::vector<uint8_t> decode_operands(OperandCoding c,
 
 RowCol a_elem(FragShape s, int lane, int i) {
   const int g = lane >> 2, t = lane % 4;
+  if (s == FragShape::kM16N8K16x16) {
+    // m16n8k16 .f16/.bf16: row = groupID for a0, a1, a4, a5, groupID + 8
+    // otherwise; col = threadID_in_group * 2 + (i & 1), + 8 for i >= 4.
+    const int row = ((i >> 1) & 1) ? g + 8 : g;
+    const int col = t * 2 + (i & 1) + (i >= 4 ? 8 : 0);
+    return {row, col};
+  }
+  if (s == FragShape::kM16N8K8x32Sync) {
+    // m16n8k8 .tf32: row = groupID for a0, a2, groupID + 8 for a1, a3;
+    // col = threadID_in_group for a0, a1, + 4 for a2, a3.
+    return {(i & 1) ? g + 8 : g, t + (i >= 2 ? 4 : 0)};
+  }
   if (s == FragShape::kM16N8K32x8) {
     // row = groupID for a0..a3, a8..a11, groupID + 8 otherwise;
     // col = threadID_in_group * 4 + (i & 3), + 16 for i >= 8.
@@ -57,6 +72,15 @@ RowCol a_elem(FragShape s, int lane, int i) {
 
 RowCol b_elem(FragShape s, int lane, int i) {
   const int g = lane >> 2, t = lane % 4;
+  if (s == FragShape::kM16N8K16x16) {
+    // m16n8k16 .f16/.bf16: row = threadID_in_group * 2 + (i & 1), + 8 for
+    // b2, b3; col = groupID.
+    return {t * 2 + (i & 1) + (i >= 2 ? 8 : 0), g};
+  }
+  if (s == FragShape::kM16N8K8x32Sync) {
+    // m16n8k8 .tf32: row = threadID_in_group for b0, + 4 for b1.
+    return {t + (i >= 1 ? 4 : 0), g};
+  }
   if (s == FragShape::kM16N8K32x8) {
     // row = threadID_in_group * 4 + (i & 3), + 16 for i >= 4; col = groupID.
     return {t * 4 + (i & 3) + (i >= 4 ? 16 : 0), g};
@@ -74,14 +98,18 @@ RowCol c_elem(int lane, int i) {
 
 namespace {
 
-template <typename Elem>
-std::vector<uint32_t> pack(FragShape s, std::span<const uint8_t> tile, int regs,
+// One code per element of `tile` (T: uint8_t or uint32_t), elem_bits wide.
+template <typename T, typename Elem>
+std::vector<uint32_t> pack(FragShape s, std::span<const T> tile, int regs,
                            int ld, Elem elem) {
   const ShapeInfo si = shape_info(s);
-  if (si.elem_bits > 8)
-    throw std::invalid_argument("32-bit operand shapes have no lane fragments here");
+  if (s == FragShape::kM16N8K8x32 ||
+      si.elem_bits > 8 * static_cast<int>(sizeof(T)))
+    throw std::invalid_argument(
+        "pack: this shape has no lane fragments of these codes");
   const int per_reg = 32 / si.elem_bits;
-  const uint32_t mask = (1u << si.elem_bits) - 1;
+  const uint32_t mask =
+      si.elem_bits == 32 ? 0xFFFFFFFFu : (1u << si.elem_bits) - 1;
   std::vector<uint32_t> out(static_cast<size_t>(32 * regs), 0);
   for (int lane = 0; lane < 32; ++lane) {
     for (int i = 0; i < regs * per_reg; ++i) {
@@ -94,22 +122,25 @@ std::vector<uint32_t> pack(FragShape s, std::span<const uint8_t> tile, int regs,
   return out;
 }
 
-template <typename Elem>
-std::vector<uint8_t> unpack(FragShape s, std::span<const uint32_t> regs_in,
-                            int regs, int rows, int ld, Elem elem) {
+template <typename T, typename Elem>
+std::vector<T> unpack(FragShape s, std::span<const uint32_t> regs_in, int regs,
+                      int rows, int ld, Elem elem) {
   const ShapeInfo si = shape_info(s);
-  if (si.elem_bits > 8)
-    throw std::invalid_argument("32-bit operand shapes have no lane fragments here");
+  if (s == FragShape::kM16N8K8x32 ||
+      si.elem_bits > 8 * static_cast<int>(sizeof(T)))
+    throw std::invalid_argument(
+        "unpack: this shape has no lane fragments of these codes");
   const int per_reg = 32 / si.elem_bits;
-  const uint32_t mask = (1u << si.elem_bits) - 1;
+  const uint32_t mask =
+      si.elem_bits == 32 ? 0xFFFFFFFFu : (1u << si.elem_bits) - 1;
   if (regs_in.size() != static_cast<size_t>(32 * regs)) {
     throw std::invalid_argument("unpack: wrong fragment size");
   }
-  std::vector<uint8_t> tile(static_cast<size_t>(rows * ld), 0);
+  std::vector<T> tile(static_cast<size_t>(rows * ld), 0);
   for (int lane = 0; lane < 32; ++lane) {
     for (int i = 0; i < regs * per_reg; ++i) {
       const RowCol rc = elem(s, lane, i);
-      tile[static_cast<size_t>(rc.row * ld + rc.col)] = static_cast<uint8_t>(
+      tile[static_cast<size_t>(rc.row * ld + rc.col)] = static_cast<T>(
           (regs_in[static_cast<size_t>(lane * regs + i / per_reg)] >>
            ((i % per_reg) * si.elem_bits)) &
           mask);
@@ -123,30 +154,60 @@ RowCol b_as_nk(FragShape s, int lane, int i) {
   return {kn.col, kn.row};  // stored [n][k]
 }
 
-}  // namespace
-
-std::vector<uint32_t> pack_a(FragShape s, std::span<const uint8_t> a) {
+template <typename T>
+std::vector<uint32_t> pack_a_of(FragShape s, std::span<const T> a) {
   const ShapeInfo si = shape_info(s);
   if (a.size() != static_cast<size_t>(si.m * si.k))
     throw std::invalid_argument("pack_a: tile must be m x k");
   return pack(s, a, si.a_regs, si.k, a_elem);
 }
 
-std::vector<uint8_t> unpack_a(FragShape s, std::span<const uint32_t> regs) {
-  const ShapeInfo si = shape_info(s);
-  return unpack(s, regs, si.a_regs, si.m, si.k, a_elem);
-}
-
-std::vector<uint32_t> pack_b(FragShape s, std::span<const uint8_t> b) {
+template <typename T>
+std::vector<uint32_t> pack_b_of(FragShape s, std::span<const T> b) {
   const ShapeInfo si = shape_info(s);
   if (b.size() != static_cast<size_t>(si.n * si.k))
     throw std::invalid_argument("pack_b: tile must be n x k");
   return pack(s, b, si.b_regs, si.k, b_as_nk);
 }
 
+}  // namespace
+
+std::vector<uint32_t> pack_a(FragShape s, std::span<const uint8_t> a) {
+  return pack_a_of(s, a);
+}
+
+std::vector<uint8_t> unpack_a(FragShape s, std::span<const uint32_t> regs) {
+  const ShapeInfo si = shape_info(s);
+  return unpack<uint8_t>(s, regs, si.a_regs, si.m, si.k, a_elem);
+}
+
+std::vector<uint32_t> pack_b(FragShape s, std::span<const uint8_t> b) {
+  return pack_b_of(s, b);
+}
+
 std::vector<uint8_t> unpack_b(FragShape s, std::span<const uint32_t> regs) {
   const ShapeInfo si = shape_info(s);
-  return unpack(s, regs, si.b_regs, si.n, si.k, b_as_nk);
+  return unpack<uint8_t>(s, regs, si.b_regs, si.n, si.k, b_as_nk);
+}
+
+std::vector<uint32_t> pack_a_words(FragShape s, std::span<const uint32_t> a) {
+  return pack_a_of(s, a);
+}
+
+std::vector<uint32_t> unpack_a_words(FragShape s,
+                                     std::span<const uint32_t> regs) {
+  const ShapeInfo si = shape_info(s);
+  return unpack<uint32_t>(s, regs, si.a_regs, si.m, si.k, a_elem);
+}
+
+std::vector<uint32_t> pack_b_words(FragShape s, std::span<const uint32_t> b) {
+  return pack_b_of(s, b);
+}
+
+std::vector<uint32_t> unpack_b_words(FragShape s,
+                                     std::span<const uint32_t> regs) {
+  const ShapeInfo si = shape_info(s);
+  return unpack<uint32_t>(s, regs, si.b_regs, si.n, si.k, b_as_nk);
 }
 
 std::vector<uint32_t> pack_c(std::span<const uint32_t> c) {

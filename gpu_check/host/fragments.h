@@ -3,7 +3,9 @@
 // of whole tiles into the per-lane registers (and back). The formulas are
 // the PTX ISA's (section 9.7.14.5 "Matrix Fragments for mma.m16n8k32" and
 // "... for mma.m16n8k64"; block-scale operands 9.7.14.3 "Block Scaling for
-// mma.sync"); docs/gpu-check.md repeats them. The tests check pack/unpack
+// mma.sync"; the legacy f16/bf16/tf32 shapes "Matrix Fragments for
+// mma.m16n8k16 with floating point type" and "... for mma.m16n8k8");
+// docs/gpu-check.md repeats them. The tests check pack/unpack
 // round trips and the tables' defining properties on the CPU.
 #pragma once
 
@@ -27,6 +29,12 @@ enum class FragShape : uint8_t {
   // row-major [16][8], B [8][8] as [n][k], one word per element), not in
   // mma.sync lane fragments; C/D as for every shape (pack_c).
   kM16N8K8x32,
+  // mma.sync.aligned.m16n8k16 .f16/.bf16: 16-bit A/B elements, two per
+  // .b32 register (A 4, B 2 registers), C/D f32 or .f16x2.
+  kM16N8K16x16,
+  // mma.sync.aligned.m16n8k8 .tf32: one 32-bit A/B element per register
+  // (A 4, B 2), in lane fragments (unlike kM16N8K8x32); C/D f32.
+  kM16N8K8x32Sync,
 };
 
 struct ShapeInfo {
@@ -78,10 +86,20 @@ std::vector<uint8_t> decode_operands(OperandCoding c,
 // Tiles on the host: A row-major [m][k] codes, B column-major [n][k] codes
 // (column n's K codes contiguous, the ".col" operand), C/D row-major [m][n]
 // 32-bit words. Packed: lane-major, lane * regs + r.
+// 8-bit and narrower elements (the FP8/FP6/FP4 shapes):
 std::vector<uint32_t> pack_a(FragShape s, std::span<const uint8_t> a);
 std::vector<uint8_t> unpack_a(FragShape s, std::span<const uint32_t> regs);
 std::vector<uint32_t> pack_b(FragShape s, std::span<const uint8_t> b);
 std::vector<uint8_t> unpack_b(FragShape s, std::span<const uint32_t> regs);
+// Any element width of a lane-fragment shape, one code per 32-bit word
+// (kM16N8K16x16: f16/bf16 codes; kM16N8K8x32Sync: tf32 as f32 bit
+// patterns). kM16N8K8x32 has no lane fragments: these throw for it.
+std::vector<uint32_t> pack_a_words(FragShape s, std::span<const uint32_t> a);
+std::vector<uint32_t> unpack_a_words(FragShape s,
+                                     std::span<const uint32_t> regs);
+std::vector<uint32_t> pack_b_words(FragShape s, std::span<const uint32_t> b);
+std::vector<uint32_t> unpack_b_words(FragShape s,
+                                     std::span<const uint32_t> regs);
 std::vector<uint32_t> pack_c(std::span<const uint32_t> c);
 std::vector<uint32_t> unpack_c(std::span<const uint32_t> regs);
 

@@ -26,6 +26,9 @@ enum Feature : unsigned {
   // accumulation requires PTX ISA .version 8.7"; CUTLASS gates its
   // SM89_16x8x32_F16* atoms on nvcc 12.8, cute/arch/mma_sm89.hpp:46-48).
   kFeatMmaFp8F16 = 1u << 8,
+  // mma.sync m16n8k16 .f16/.bf16 and m16n8k8 .tf32 (sm_80+; every target
+  // gpu_check builds has them).
+  kFeatMmaSm80 = 1u << 9,
 };
 
 // Conversion instructions. The device computes one 32-bit result word per
@@ -154,6 +157,13 @@ enum MmaInstr : int {
   // sm_90a wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32: one per
   // 16x8x8 replay tile (host/wgmma.h wgmma_images_tf32).
   kWgmmaF32Tf32,
+  // sm_80+ mma.sync (the legacy f16/bf16/tf32 instructions, run by every
+  // later generation too): one warp per 16x8 tile, host/fragments.h
+  // kM16N8K16x16 / kM16N8K8x32Sync.
+  kMmaF16F32,   // mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+  kMmaBf16F32,  // mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+  kMmaF16F16,   // mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16
+  kMmaTf32F32,  // mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
   kNumMmaInstr
 };
 

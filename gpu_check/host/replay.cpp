@@ -74,9 +74,15 @@ bool is_pair(Slots s) {
 
 int tile_k(const Family& f) { return shape_info(f.shape).k; }
 
-// 32-bit operands (tf32 as f32 bit patterns): the batch carries the plain
-// tiles (host/fragments.h kM16N8K8x32), not lane fragments.
-bool wide_operands(const Family& f) { return shape_info(f.shape).elem_bits == 32; }
+// wgmma tf32 (host/fragments.h kM16N8K8x32): the batch carries the plain
+// tiles, not lane fragments.
+bool wide_operands(const Family& f) { return f.shape == FragShape::kM16N8K8x32; }
+
+// Lane fragments of 16- or 32-bit codes (the legacy mma.sync f16/bf16/tf32
+// shapes): the codes are the register elements, one per word on the host.
+bool word_fragments(const Family& f) {
+  return !wide_operands(f) && shape_info(f.shape).elem_bits > 8;
+}
 
 // Plain operands of one tile (row-major A [16][K], B [8][K], C [16][8],
 // SA [16][V], SB [8][V]). A and B hold one code per word (8-bit and
@@ -110,10 +116,14 @@ MmaBatch pack_tiles(const Family& f, const std::vector<PlainTile>& tiles) {
   // Codes -> register elements (8-bit containers for FP6/FP4 in m16n8k32).
   const OperandCoding ca = operand_coding(f.shape, f.header.get("a-fmt"));
   const OperandCoding cb = operand_coding(f.shape, f.header.get("b-fmt"));
-  const bool wide = wide_operands(f);
+  const bool wide = wide_operands(f), words = word_fragments(f);
   for (const PlainTile& t : tiles) {
-    const auto a = wide ? t.a : pack_a(f.shape, encode_operands(ca, narrow(t.a)));
-    const auto bb = wide ? t.b : pack_b(f.shape, encode_operands(cb, narrow(t.b)));
+    const auto a = wide    ? t.a
+                   : words ? pack_a_words(f.shape, t.a)
+                           : pack_a(f.shape, encode_operands(ca, narrow(t.a)));
+    const auto bb = wide    ? t.b
+                    : words ? pack_b_words(f.shape, t.b)
+                            : pack_b(f.shape, encode_operands(cb, narrow(t.b)));
     const auto c = pack_c(t.c);
     b.a.insert(b.a.end(), a.begin(), a.end());
     b.b.insert(b.b.end(), bb.begin(), bb.end());
@@ -329,6 +339,12 @@ std::vector<uint64_t> mma_output_case(const Family& f, const MmaBatch& b, size_t
     const auto bw = std::span(b.b).subspan(t * 32 * si.b_regs, 32 * si.b_regs);
     p.a.assign(aw.begin(), aw.end());
     p.b.assign(bw.begin(), bw.end());
+    p.c = unpack_c(std::span(b.c).subspan(t * 128, 128));
+    return output_case(f, p, m, n);
+  }
+  if (word_fragments(f)) {
+    p.a = unpack_a_words(f.shape, std::span(b.a).subspan(t * 32 * si.a_regs, 32 * si.a_regs));
+    p.b = unpack_b_words(f.shape, std::span(b.b).subspan(t * 32 * si.b_regs, 32 * si.b_regs));
     p.c = unpack_c(std::span(b.c).subspan(t * 128, 128));
     return output_case(f, p, m, n);
   }

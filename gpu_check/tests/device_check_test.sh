@@ -20,10 +20,11 @@ has() { grep -Eq -- "$2" "$1"; }
 MXC_GPU_TARGETS=90a "$SCRIPT" --dry-run "$T/rep" > "$T/dry.txt" 2>&1
 check dry-rc [ $? = 0 ]
 check dry-build has "$T/dry.txt" "MXC_GPU_TARGETS='90a'"
-for p in convert mma.sync wgmma zero-rules cublaslt tcgen05; do
+for p in convert mma.sync wgmma zero-rules cublaslt tcgen05 mma.legacy; do
   check "dry-phase-$p" has "$T/dry.txt" "phase $p"
 done
 check dry-mma-f16 has "$T/dry.txt" "--only mma.m16n8k32 "
+check dry-mma-legacy has "$T/dry.txt" "--only mma.m16n8k16 --only mma.m16n8k8 --sweep 100000 "
 check dry-zero-files has "$T/dry.txt" "--vectors gpu_check/zero-rules/sm90-wgmma-fp8-f32-zero-exp.txt"
 check dry-nothing-written [ ! -e "$T/rep" ]
 "$SCRIPT" --bin "$T/none" --dry-run > "$T/dry2.txt" 2>&1
@@ -50,7 +51,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 case $only in
-  convert) p=convert ;; mma.m16n8k32) p=mma.sync ;; wgmma) p=wgmma ;;
+  convert) p=convert ;; mma.m16n8k32) p=mma.sync ;; mma.m16n8k16) p=mma.legacy ;; wgmma) p=wgmma ;;
   wgmma.m64n8k32.f32.e4m3.e4m3) p=zero-rules ;; cublaslt) p=cublaslt ;; tcgen05) p=tcgen05 ;;
   *) echo "stub: unexpected --only $only"; exit 2 ;;
 esac
@@ -103,6 +104,7 @@ STUB_mma_sync=hang PHASE_LIMIT=12 TOTAL_LIMIT=20 "$SCRIPT" --bin "$T/mxc-gpu" "$
 check timeout-rc-124 [ $? = 124 ]
 check timeout-row has "$T/r4.txt" "^mma.sync +TIMED OUT"
 check budget-row has "$T/r4.txt" "^tcgen05 +NOT RUN \(budget\)"
+check budget-row-legacy has "$T/r4.txt" "^mma.legacy +NOT RUN \(budget\)"
 
 # cuBLASLt: the loaded library is named; none loaded skips only its phase.
 STUB_LT="13.1.0 (libcublasLt.so.13)" "$SCRIPT" --bin "$T/mxc-gpu" "$T/r5" > "$T/r5.txt" 2>&1
