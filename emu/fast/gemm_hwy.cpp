@@ -16,6 +16,7 @@
 #define HWY_TARGET_INCLUDE "emu/fast/gemm_hwy.cpp"
 #include <climits>
 
+#include "emu/fast/fdpa_decode.h"
 #include "emu/fast/gemm_fast_impl.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
@@ -69,10 +70,11 @@ HWY_INLINE M32 LaneMask(uint32_t bits, bool all, size_t l0) {
 
 // Per-lane state of one block's lanes l0..l0+N across the chunks.
 struct LaneState {
-  HWY_ALIGN int32_t c[kLanes];    // C in, D out (c_fmt bits)
-  HWY_ALIGN int32_t bad[kLanes];  // -1: the reference takes the lane
-  HWY_ALIGN int32_t nz[kLanes];   // -1: some term is not a zero term
+  HWY_ALIGN int32_t c[kLanes];     // C in, D out (c_fmt bits)
+  HWY_ALIGN int32_t bad[kLanes];   // -1: the reference takes the lane
+  HWY_ALIGN int32_t hold[kLanes];  // -1: the addend is NaN/Inf (kept)
   HWY_ALIGN int32_t emax[kLanes];
+  HWY_ALIGN int32_t outside[kLanes];  // C of the instruction (c_outside)
   HWY_ALIGN int32_t asig[kLanes], al[kLanes], ar[kLanes], aneg[kLanes];
   HWY_ALIGN int64_t S[kLanes];
 };
@@ -96,7 +98,7 @@ HWY_INLINE void ReadAddend(const GemmPlan& p, V32 c, V32& sig, V32& exp,
   exp = hn::IfThenElse(normal, hn::Sub(e, hn::Set(d, p.c_bias)),
                        hn::Set(d, 1 - p.c_bias));
   nonzero = hn::Ne(sig, hn::Zero(d));
-  eff = hn::IfThenElse(nonzero, exp, hn::Set(d, p.e_zero));
+  eff = hn::IfThenElse(nonzero, exp, hn::Set(d, p.c_zero_exp));
   neg = hn::TestBit(c, hn::Set(d, 1 << (p.c_frac + p.c_ebits)));
 }
 
@@ -150,53 +152,103 @@ HWY_INLINE V64 BitWidth(V64 x) {
   MXC_BW_STEP(32)
   MXC_BW_STEP(16)
   MXC_BW_STEP(8)
-  MXC_BW_STEP(4) MXC_BW_STEP(2) MXC_BW_STEP(1)
+  MXC_BW_STEP(4)
+  MXC_BW_STEP(2) MXC_BW_STEP(1)
 #undef MXC_BW_STEP
       return hn::Add(bw, hn::BitCast(d, hn::Min(u, hn::Set(du, 1))));
 }
 
-// The chunk's end for lanes l0..l0+N: S (in s.S) * 2^(e_max - F). Normal
-// binary32 results under RZ (RZ-FP32, RZ-E8M13) packed in 64-bit lanes as
-// detail::finish_sum packs them; the other lanes through finish_lane.
-void Finish(const GemmPlan& p, LaneState& s, size_t l0, size_t n) {
+// A NaN/Inf addend with finite products (bad lanes aside) is the chunk's
+// result (fdpa.cpp SpecialScan): the lanes hold it, a NaN made canonical.
+HWY_INLINE void HoldSpecials(const GemmPlan& p, M32 special, M32 bad,
+                             LaneState& s, size_t l0) {
+  const D32 d;
+  const V32 c = hn::Load(d, s.c + l0);
+  const M32 nan =
+      hn::And(special,
+              hn::Ne(hn::And(c, hn::Set(d, (1 << p.c_frac) - 1)), hn::Zero(d)));
+  hn::Store(hn::IfThenElse(nan, hn::Set(d, static_cast<int32_t>(p.c_nan)), c),
+            d, s.c + l0);
+  hn::Store(hn::VecFromMask(d, hn::AndNot(bad, special)), d, s.hold + l0);
+}
+
+// The chunk's end for lanes l0..l0+N: S (in s.S) * 2^(e_max - F) rounded
+// as detail::finish_sum rounds it, in 64-bit lanes for every AccRound (the
+// code ((E - emin) << P) + m, E = max(top, emin), m the significand
+// truncated or rounded to nearest even in units of 2^(E - P)); a zero S
+// through zero_sum, then the zero-sign rule.
+void Finish(const GemmPlan& p, LaneState& s, size_t l0, size_t n, size_t m,
+            size_t nb, size_t j) {
   const D64 d64;
   const size_t N64 = hn::Lanes(d64);
-  HWY_ALIGN int64_t bits[kLanes], ok[kLanes];
-  if (p.rho != AccRound::kRneF16) {
-    const V64 z = hn::Zero(d64);
-    for (size_t i = l0; i < l0 + n; i += N64) {
-      const V64 S = hn::LoadU(d64, s.S + i);
-      const V64 q = hn::Sub(Promote(s.emax + i), hn::Set(d64, int64_t{p.F}));
-      const auto neg = hn::Lt(S, z);
-      const V64 mag = hn::IfThenElse(neg, hn::Sub(z, S), S);
-      const V64 bw = BitWidth(mag);
-      const V64 top = hn::Add(q, hn::Sub(bw, hn::Set(d64, 1)));
-      const auto good =
-          hn::And(hn::Ne(S, z), hn::And(hn::Gt(top, hn::Set(d64, -127)),
-                                        hn::Lt(top, hn::Set(d64, 128))));
-      const V64 k24 = hn::Set(d64, 24);
-      const V64 m24 = Shift(mag, hn::Max(hn::Sub(k24, bw), z),
-                            hn::Max(hn::Sub(bw, k24), z));
-      V64 b = hn::Or(hn::ShiftLeft<23>(hn::Add(top, hn::Set(d64, 127))),
-                     hn::And(m24, hn::Set(d64, 0x7FFFFF)));
-      if (p.rho == AccRound::kRzE8M13) b = hn::AndNot(hn::Set(d64, 0x3FF), b);
-      b = hn::IfThenElse(neg, hn::Or(b, hn::Set(d64, 0x80000000)), b);
-      hn::StoreU(b, d64, bits + i);
-      hn::StoreU(hn::VecFromMask(d64, good), d64, ok + i);
+  const detail::AccFormat a = detail::acc_format_of(p.rho);
+  HWY_ALIGN int64_t bits[kLanes];
+  const V64 z = hn::Zero(d64), one = hn::Set(d64, 1), k63 = hn::Set(d64, 63);
+  for (size_t i = l0; i < l0 + n; i += N64) {
+    const V64 S = hn::LoadU(d64, s.S + i);
+    const V64 q = hn::Sub(Promote(s.emax + i), hn::Set(d64, int64_t{p.F}));
+    const auto neg = hn::Lt(S, z);
+    const V64 mag = hn::IfThenElse(neg, hn::Sub(z, S), S);
+    const V64 top = hn::Add(q, hn::Sub(BitWidth(mag), one));
+    const V64 e = hn::Max(top, hn::Set(d64, int64_t{a.emin}));
+    const V64 sh = hn::Sub(q, hn::Sub(e, hn::Set(d64, int64_t{a.P})));
+    const V64 rr = hn::Max(hn::Sub(z, sh), z);
+    const V64 r = hn::Min(rr, k63);
+    V64 mm = Shift(mag, hn::Min(hn::Max(sh, z), k63), r);
+    if (a.rne) {
+      // rem = the bits shifted out, half = 2^(r-1); r >= 64: below half.
+      const DU64 du;
+      const V64 back =
+          hn::BitCast(d64, ShlV(hn::BitCast(du, mm), hn::BitCast(du, r)));
+      const V64 rem = hn::Sub(mag, back);
+      const V64 half = hn::ShiftRight<1>(
+          hn::BitCast(d64, ShlV(hn::BitCast(du, one), hn::BitCast(du, r))));
+      const auto odd = hn::Eq(hn::And(mm, one), one);
+      const auto up =
+          hn::And(hn::And(hn::Gt(r, z), hn::Lt(rr, hn::Set(d64, 64))),
+                  hn::Or(hn::Gt(rem, half), hn::And(hn::Eq(rem, half), odd)));
+      mm = hn::Add(mm, hn::IfThenElseZero(up, one));
     }
+    V64 b = hn::Add(
+        hn::ShiftLeftSame(hn::Sub(e, hn::Set(d64, int64_t{a.emin})), a.P), mm);
+    b = hn::Min(b, hn::Set(d64, static_cast<int64_t>(a.inf)));
+    b = hn::ShiftLeftSame(b, a.out_shift);
+    b = hn::IfThenElse(neg, hn::Or(b, hn::Set(d64, int64_t{1} << a.sign_bit)),
+                       b);
+    hn::StoreU(b, d64, bits + i);
   }
+  const bool positive = p.zero_sign == ZeroSign::kPositive;
+  for (size_t i = l0; i < l0 + n; ++i) {
+    if (s.bad[i] != 0 || s.hold[i] != 0) continue;
+    uint32_t out;
+    if (s.S[i] == 0) {
+      out = zero_sum(p, m, nb, static_cast<int>(i), j,
+                     static_cast<uint32_t>(s.c[i]));
+    } else {
+      out = static_cast<uint32_t>(bits[i]);
+      if (positive && (out & ~p.c_sign) == 0) out = 0;
+    }
+    s.c[i] = static_cast<int32_t>(out);
+  }
+}
+
+// FdpaParams::c_outside: an instruction's chain starts from +0 (its C kept
+// aside) and ends with C added by add_outside.
+void BeginInstruction(const GemmPlan& p, LaneState& s, size_t l0, size_t n,
+                      size_t j) {
+  if (!p.c_outside || j % p.chunks_per_instr != 0) return;
+  for (size_t i = l0; i < l0 + n; ++i) {
+    s.outside[i] = s.c[i];
+    s.c[i] = 0;
+  }
+}
+void EndInstruction(const GemmPlan& p, LaneState& s, size_t l0, size_t n,
+                    size_t j) {
+  if (!p.c_outside || (j + 1) % p.chunks_per_instr != 0) return;
   for (size_t i = l0; i < l0 + n; ++i) {
     if (s.bad[i] != 0) continue;
-    if (p.rho != AccRound::kRneF16 && ok[i] != 0) {
-      s.c[i] = static_cast<int32_t>(bits[i]);
-      continue;
-    }
-    uint32_t out = static_cast<uint32_t>(s.c[i]);
-    if (finish_lane(p, s.S[i], s.emax[i] - p.F, s.nz[i] != 0, out)) {
-      s.c[i] = static_cast<int32_t>(out);
-    } else {
-      s.bad[i] = -1;
-    }
+    s.c[i] = static_cast<int32_t>(add_outside(
+        p, static_cast<uint32_t>(s.c[i]), static_cast<uint32_t>(s.outside[i])));
   }
 }
 
@@ -217,7 +269,8 @@ void BlockT(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
     const int32_t* ae = &p.a_exp[m * K + k0];
     const int32_t* bv = &p.b_val[(nb * K + k0) * kLanes + l0];
     const int32_t* be = &p.b_exp[(nb * K + k0) * kLanes + l0];
-    // e_max over the products (zero products: below kNonzeroMin).
+    BeginInstruction(p, s, l0, N, j);
+    // e_max over the products (kFixed zero products: below kNonzeroMin).
     V32 emax = hn::Set(d, INT32_MIN / 2);
     for (size_t k = 0; k < L; ++k)
       emax = hn::Max(emax,
@@ -226,8 +279,7 @@ void BlockT(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
     M32 a_special, a_nonzero, a_neg;
     ReadAddend(p, hn::Load(d, s.c + l0), a_sig, a_exp, a_eff, a_special,
                a_nonzero, a_neg);
-    bad = hn::Or(bad, a_special);
-    const M32 any_nz = hn::Or(hn::Gt(emax, hn::Set(d, kNonzeroMin)), a_nonzero);
+    HoldSpecials(p, a_special, bad, s, l0);
     emax = hn::IfThenElse(any_zero, hn::Max(emax, hn::Set(d, p.e_zero)), emax);
     emax = hn::Max(emax, a_eff);
     // Aligned, truncated products: two int32 accumulators (k even / odd).
@@ -247,7 +299,6 @@ void BlockT(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
     }
     if (k < L) acc0 = hn::Add(acc0, term(k));
     hn::Store(hn::VecFromMask(d, bad), d, s.bad + l0);
-    hn::Store(hn::VecFromMask(d, any_nz), d, s.nz + l0);
     hn::Store(emax, d, s.emax + l0);
     AddendShifts(p, a_sig, a_exp, a_neg, emax, s, l0);
     HWY_ALIGN int32_t a0[kLanes], a1[kLanes];
@@ -257,7 +308,8 @@ void BlockT(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
       hn::StoreU(
           hn::Add(AddendTerm(s, i), hn::Add(Promote(a0 + i), Promote(a1 + i))),
           d64, s.S + i);
-    Finish(p, s, l0, N);
+    Finish(p, s, l0, N, m, nb, j);
+    EndInstruction(p, s, l0, N, j);
   }
 }
 
@@ -275,13 +327,15 @@ void BlockGst(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
     M32 bad = hn::Or(hn::MaskFromVec(hn::Load(d, s.bad + l0)),
                      LaneMask(p.b_bad[nb * p.chunks + j],
                               p.a_bad[m * p.chunks + j] != 0, l0));
+    BeginInstruction(p, s, l0, N, j);
     V32 a_sig, a_exp, a_eff;
     M32 a_special, a_nonzero, a_neg;
     ReadAddend(p, hn::Load(d, s.c + l0), a_sig, a_exp, a_eff, a_special,
                a_nonzero, a_neg);
-    bad = hn::Or(bad, a_special);
+    HoldSpecials(p, a_special, bad, s, l0);
     V32 emax = a_eff;
-    M32 any_nz = a_nonzero;
+    // kFixed: a zero group aligns at e_zero; kOperandMin: at e_SA + e_SB.
+    const bool fixed = p.zero_exp == ZeroExp::kFixed;
     for (size_t g = 0; g < ng; ++g) {
       const size_t gi = j * ng + g, t0 = gi * G / 2;
       const int32_t* ap = &p.a_pair[m * K2 + t0];
@@ -314,11 +368,10 @@ void BlockGst(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
                                        hn::BitCast(du, ssig))),
                 d, gmag + g * kLanes + l0);
       hn::Store(se, d, gexp + g * kLanes + l0);
-      emax = hn::Max(emax, hn::IfThenElse(nonzero, se, hn::Set(d, p.e_zero)));
-      any_nz = hn::Or(any_nz, nonzero);
+      emax = hn::Max(
+          emax, fixed ? hn::IfThenElse(nonzero, se, hn::Set(d, p.e_zero)) : se);
     }
     hn::Store(hn::VecFromMask(d, bad), d, s.bad + l0);
-    hn::Store(hn::VecFromMask(d, any_nz), d, s.nz + l0);
     hn::Store(emax, d, s.emax + l0);
     AddendShifts(p, a_sig, a_exp, a_neg, emax, s, l0);
     // The group shifts e_max - e, clamped to 0..63 (a group outside e_max
@@ -345,7 +398,8 @@ void BlockGst(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
       }
       hn::StoreU(S, d64, s.S + i);
     }
-    Finish(p, s, l0, N);
+    Finish(p, s, l0, N, m, nb, j);
+    EndInstruction(p, s, l0, N, j);
   }
 }
 
@@ -357,6 +411,7 @@ uint32_t Block(const GemmPlan& p, size_t m, size_t nb, uint32_t* c) {
   for (int i = 0; i < kLanes; ++i) {
     s.c[i] = static_cast<int32_t>(c[i]);
     s.bad[i] = 0;
+    s.hold[i] = 0;
   }
   for (size_t l0 = 0; l0 < kLanes; l0 += N) {
     if (p.gst) {
