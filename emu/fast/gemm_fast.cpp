@@ -69,30 +69,60 @@ Fmt read_format(Fmt f, Fmt emulate_as) {
   return emulate_as == Fmt::kF64 ? f : emulate_as;
 }
 
-Op decode_op(Fmt f, Fmt emulate_as, uint64_t code) {
-  // A code wider than its format (TF32: a 32-bit f32 pattern) is the
-  // reference's (it reads only the format's bits).
-  if (f == Fmt::kTF32 ? (code >> 32) != 0 : code > desc(f).storage_mask())
-    return Op{true, false, 0, 0};
-  if (emulate_as != Fmt::kF64) {
-    code = convert(f, emulate_as, code);
-    f = emulate_as;
+// Decodes the A or B operands of one problem: the format's fields fetched
+// once, then per code a 256-entry table (formats of 8 bits or fewer), the
+// IEEE field split (f16, bf16, tf32 and any format with Inf), or the shared
+// decoder unpack() for the rest.
+class Decoder {
+ public:
+  Decoder(Fmt f, Fmt emulate_as)
+      : f_(f),
+        emu_(emulate_as),
+        rf_(read_format(f, emulate_as)),
+        d_(desc(rf_)),
+        table_(elem_ok(rf_) ? &detail::decode_table(rf_) : nullptr),
+        ieee_(d_.specials == Specials::kIeee),
+        tf32_(rf_ == Fmt::kTF32),
+        wide_mask_(f == Fmt::kTF32 ? ~uint64_t{0xFFFFFFFF}
+                                   : ~desc(f).storage_mask()) {}
+
+  Op operator()(uint64_t code) const {
+    // A code wider than its format (TF32: a 32-bit f32 pattern) is the
+    // reference's (it reads only the format's bits).
+    if ((code & wide_mask_) != 0) return Op{true, false, 0, 0};
+    if (emu_ != Fmt::kF64) code = convert(f_, emu_, code);
+    if (tf32_) code >>= 13;  // f32 bits truncated to TF32 (read())
+    if (table_ != nullptr) {
+      const detail::Dec& x = (*table_)[code & 0xFF];
+      return Op{x.special != 0, x.neg != 0, x.sig, x.exp};
+    }
+    if (ieee_) {
+      const int man = d_.man_bits;
+      const uint64_t emask = (uint64_t{1} << d_.exp_bits) - 1;
+      const uint64_t e = (code >> man) & emask;
+      const uint64_t frac = code & ((uint64_t{1} << man) - 1);
+      const bool neg = ((code >> (man + d_.exp_bits)) & 1) != 0;
+      if (e == emask) return Op{true, neg, 0, 0};
+      if (e == 0) return Op{false, neg, static_cast<uint32_t>(frac), d_.emin()};
+      return Op{false, neg, static_cast<uint32_t>(frac | (uint64_t{1} << man)),
+                static_cast<int32_t>(e) - d_.bias};
+    }
+    const Unpacked u = unpack(rf_, code);
+    Op o{u.cls == Class::kNaN || u.cls == Class::kInf, u.sign, 0, d_.emin()};
+    if (u.cls == Class::kNormal || u.cls == Class::kSubnormal) {
+      o.sig = static_cast<uint32_t>(u.sig);
+      o.exp = u.exp + d_.man_bits;
+    }
+    return o;
   }
-  if (f == Fmt::kTF32) code >>= 13;  // f32 bits truncated to TF32 (read())
-  const FormatDesc& d = desc(f);
-  if (elem_ok(f)) {
-    const detail::Dec& x = detail::decode_table(f)[code & 0xFF];
-    return Op{x.special != 0, x.neg != 0, x.sig, x.exp};
-  }
-  // Any other format (f16, bf16, tf32, ...): the shared decoder.
-  const Unpacked u = unpack(f, code);
-  Op o{u.cls == Class::kNaN || u.cls == Class::kInf, u.sign, 0, d.emin()};
-  if (u.cls == Class::kNormal || u.cls == Class::kSubnormal) {
-    o.sig = static_cast<uint32_t>(u.sig);
-    o.exp = u.exp + d.man_bits;
-  }
-  return o;
-}
+
+ private:
+  Fmt f_, emu_, rf_;
+  const FormatDesc& d_;
+  const DecTable* table_;
+  bool ieee_, tf32_;
+  uint64_t wide_mask_;
+};
 
 struct Scale {
   bool bad;
@@ -171,6 +201,7 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
   }
   const DecTable& ts = detail::decode_table(scaled ? sf : Fmt::kE8M0);
   const Access acc(p);
+  const Decoder dec_a(p.a_fmt, mdl.emulate_as), dec_b(p.b_fmt, mdl.emulate_as);
   const std::vector<size_t> order = visit_order(f, pl.K);
   const size_t M = pl.M, K = pl.K, L = static_cast<size_t>(pl.L);
   const size_t NB = pl.nblocks, ch = pl.chunks;
@@ -207,7 +238,7 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
         const size_t k = order[i];
         Scale s{false, 1, 0};
         if (scaled) s = decode_scale(ts, p.SA[m * nkb + k / blk], opmin);
-        const Op x = decode_op(p.a_fmt, mdl.emulate_as, acc.a(m, k));
+        const Op x = dec_a(acc.a(m, k));
         const bool zero =
             elem(x, s, shift, pl.a_val[m * K + i], pl.a_exp[m * K + i]);
         pl.a_sgn[m * K + i] = x.neg ? 1 : 0;
@@ -222,7 +253,7 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
         const size_t k = order[i];
         Scale s{false, 1, 0};
         if (scaled) s = decode_scale(ts, p.SB[n * nkb + k / blk], opmin);
-        const Op x = decode_op(p.b_fmt, mdl.emulate_as, acc.b(k, n));
+        const Op x = dec_b(acc.b(k, n));
         const size_t e = (nb * K + i) * kLanes + lane;
         // B carries no shift: one multiply gives the shifted product.
         const bool zero = elem(x, s, 0, pl.b_val[e], pl.b_exp[e]);
@@ -256,7 +287,7 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
   };
   for (size_t m = 0; m < M; ++m) {
     for (size_t i = 0; i < K; ++i) {
-      const Op x = decode_op(p.a_fmt, mdl.emulate_as, acc.a(m, order[i]));
+      const Op x = dec_a(acc.a(m, order[i]));
       const int32_t v = units(x, da);
       pl.a_pair[m * K2 + i / 2] |= pack(v, i & 1);
       pl.a_ind[m * K2 + i / 2] |= pack(v != 0, i & 1);
@@ -274,7 +305,7 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
     const size_t nb = n / kLanes, lane = n % kLanes;
     const auto bit = static_cast<uint16_t>(1u << lane);
     for (size_t i = 0; i < K; ++i) {
-      const Op x = decode_op(p.b_fmt, mdl.emulate_as, acc.b(order[i], n));
+      const Op x = dec_b(acc.b(order[i], n));
       const int32_t v = units(x, db);
       const size_t e = (nb * K2 + i / 2) * kLanes + lane;
       pl.b_pair[e] |= pack(v, i & 1);
@@ -466,22 +497,19 @@ uint32_t add_outside(const GemmPlan& p, uint32_t s, uint32_t c) {
     if (!a.ok || !b.ok || p.c_fmt != Fmt::kF16) {
       r = static_cast<uint32_t>(fp_add(p.c_fmt, s, c));  // specials
     } else {
-      // Two binary16 values and their sum are exact in a double (53 bits
-      // cover exponents 2^-24..2^16); one RNE rounding to binary16 after.
-      const auto value = [&](const Addend& v) {  // -0 stays -0
-        const double x =
-            std::ldexp(static_cast<double>(v.sig), v.exp - p.c_frac);
-        return v.neg ? -x : x;
+      // Both exactly in units of 2^(emin - frac) (binary16: 2^-24, the sum
+      // below 2^42), one RNE rounding of the sum.
+      const auto units = [&](const Addend& v) {
+        const int64_t u = v.sig << (v.exp - (1 - p.c_bias));
+        return v.neg ? -u : u;
       };
-      const double x = value(a) + value(b);
-      if (x == 0) {
-        r = std::signbit(x) ? p.c_sign : 0;  // -0 + -0 only
+      const int64_t S = units(a) + units(b);
+      if (S == 0) {
+        r = a.neg && b.neg && a.sig == 0 && b.sig == 0 ? p.c_sign : 0;
       } else {
-        int e = 0;
-        const double fr = std::frexp(std::fabs(x), &e);  // [0.5, 1)
-        const auto mag = static_cast<uint64_t>(std::ldexp(fr, 53));
-        r = static_cast<uint32_t>(
-            detail::finish_sum(AccRound::kRneF16, x < 0, e - 53, mag));
+        r = static_cast<uint32_t>(detail::finish_sum(
+            AccRound::kRneF16, S < 0, 1 - p.c_bias - p.c_frac,
+            static_cast<uint64_t>(S < 0 ? -S : S)));
       }
     }
   }

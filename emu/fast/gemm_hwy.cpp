@@ -153,7 +153,8 @@ HWY_INLINE V64 BitWidth(V64 x) {
   MXC_BW_STEP(16)
   MXC_BW_STEP(8)
   MXC_BW_STEP(4)
-  MXC_BW_STEP(2) MXC_BW_STEP(1)
+  MXC_BW_STEP(2)
+  MXC_BW_STEP(1)
 #undef MXC_BW_STEP
       return hn::Add(bw, hn::BitCast(d, hn::Min(u, hn::Set(du, 1))));
 }
@@ -177,45 +178,48 @@ HWY_INLINE void HoldSpecials(const GemmPlan& p, M32 special, M32 bad,
 // code ((E - emin) << P) + m, E = max(top, emin), m the significand
 // truncated or rounded to nearest even in units of 2^(E - P)); a zero S
 // through zero_sum, then the zero-sign rule.
+HWY_INLINE V64 PackVec(const detail::AccFormat& a, V64 S, V64 q) {
+  const D64 d64;
+  const V64 z = hn::Zero(d64), one = hn::Set(d64, 1), k63 = hn::Set(d64, 63);
+  const auto neg = hn::Lt(S, z);
+  const V64 mag = hn::IfThenElse(neg, hn::Sub(z, S), S);
+  const V64 top = hn::Add(q, hn::Sub(BitWidth(mag), one));
+  const V64 e = hn::Max(top, hn::Set(d64, int64_t{a.emin}));
+  const V64 sh = hn::Sub(q, hn::Sub(e, hn::Set(d64, int64_t{a.P})));
+  const V64 rr = hn::Max(hn::Sub(z, sh), z);
+  const V64 r = hn::Min(rr, k63);
+  V64 mm = Shift(mag, hn::Min(hn::Max(sh, z), k63), r);
+  if (a.rne) {
+    // rem = the bits shifted out, half = 2^(r-1); r >= 64: below half.
+    const DU64 du;
+    const V64 back =
+        hn::BitCast(d64, ShlV(hn::BitCast(du, mm), hn::BitCast(du, r)));
+    const V64 rem = hn::Sub(mag, back);
+    const V64 half = hn::ShiftRight<1>(
+        hn::BitCast(d64, ShlV(hn::BitCast(du, one), hn::BitCast(du, r))));
+    const auto odd = hn::Eq(hn::And(mm, one), one);
+    const auto up =
+        hn::And(hn::And(hn::Gt(r, z), hn::Lt(rr, hn::Set(d64, 64))),
+                hn::Or(hn::Gt(rem, half), hn::And(hn::Eq(rem, half), odd)));
+    mm = hn::Add(mm, hn::IfThenElseZero(up, one));
+  }
+  V64 b = hn::Add(
+      hn::ShiftLeftSame(hn::Sub(e, hn::Set(d64, int64_t{a.emin})), a.P), mm);
+  b = hn::Min(b, hn::Set(d64, static_cast<int64_t>(a.inf)));
+  b = hn::ShiftLeftSame(b, a.out_shift);
+  return hn::IfThenElse(neg, hn::Or(b, hn::Set(d64, int64_t{1} << a.sign_bit)),
+                        b);
+}
+
 void Finish(const GemmPlan& p, LaneState& s, size_t l0, size_t n, size_t m,
             size_t nb, size_t j) {
   const D64 d64;
   const size_t N64 = hn::Lanes(d64);
   const detail::AccFormat a = detail::acc_format_of(p.rho);
   HWY_ALIGN int64_t bits[kLanes];
-  const V64 z = hn::Zero(d64), one = hn::Set(d64, 1), k63 = hn::Set(d64, 63);
   for (size_t i = l0; i < l0 + n; i += N64) {
-    const V64 S = hn::LoadU(d64, s.S + i);
     const V64 q = hn::Sub(Promote(s.emax + i), hn::Set(d64, int64_t{p.F}));
-    const auto neg = hn::Lt(S, z);
-    const V64 mag = hn::IfThenElse(neg, hn::Sub(z, S), S);
-    const V64 top = hn::Add(q, hn::Sub(BitWidth(mag), one));
-    const V64 e = hn::Max(top, hn::Set(d64, int64_t{a.emin}));
-    const V64 sh = hn::Sub(q, hn::Sub(e, hn::Set(d64, int64_t{a.P})));
-    const V64 rr = hn::Max(hn::Sub(z, sh), z);
-    const V64 r = hn::Min(rr, k63);
-    V64 mm = Shift(mag, hn::Min(hn::Max(sh, z), k63), r);
-    if (a.rne) {
-      // rem = the bits shifted out, half = 2^(r-1); r >= 64: below half.
-      const DU64 du;
-      const V64 back =
-          hn::BitCast(d64, ShlV(hn::BitCast(du, mm), hn::BitCast(du, r)));
-      const V64 rem = hn::Sub(mag, back);
-      const V64 half = hn::ShiftRight<1>(
-          hn::BitCast(d64, ShlV(hn::BitCast(du, one), hn::BitCast(du, r))));
-      const auto odd = hn::Eq(hn::And(mm, one), one);
-      const auto up =
-          hn::And(hn::And(hn::Gt(r, z), hn::Lt(rr, hn::Set(d64, 64))),
-                  hn::Or(hn::Gt(rem, half), hn::And(hn::Eq(rem, half), odd)));
-      mm = hn::Add(mm, hn::IfThenElseZero(up, one));
-    }
-    V64 b = hn::Add(
-        hn::ShiftLeftSame(hn::Sub(e, hn::Set(d64, int64_t{a.emin})), a.P), mm);
-    b = hn::Min(b, hn::Set(d64, static_cast<int64_t>(a.inf)));
-    b = hn::ShiftLeftSame(b, a.out_shift);
-    b = hn::IfThenElse(neg, hn::Or(b, hn::Set(d64, int64_t{1} << a.sign_bit)),
-                       b);
-    hn::StoreU(b, d64, bits + i);
+    hn::StoreU(PackVec(a, hn::LoadU(d64, s.S + i), q), d64, bits + i);
   }
   const bool positive = p.zero_sign == ZeroSign::kPositive;
   for (size_t i = l0; i < l0 + n; ++i) {
@@ -245,10 +249,78 @@ void BeginInstruction(const GemmPlan& p, LaneState& s, size_t l0, size_t n,
 void EndInstruction(const GemmPlan& p, LaneState& s, size_t l0, size_t n,
                     size_t j) {
   if (!p.c_outside || (j + 1) % p.chunks_per_instr != 0) return;
+  const bool positive = p.zero_sign == ZeroSign::kPositive;
+  if (p.c_fmt == Fmt::kF32) {
+    // The vector binary32 add is IEEE round-to-nearest-even (no FTZ/DAZ):
+    // add_outside's host add, lane by lane; NaN made canonical.
+    const D32 d;
+    const hn::Rebind<float, D32> df;
+    for (size_t i = l0; i < l0 + n; i += hn::Lanes(d)) {
+      const V32 c = hn::LoadU(d, s.c + i);
+      const auto x = hn::Add(hn::BitCast(df, c),
+                             hn::BitCast(df, hn::LoadU(d, s.outside + i)));
+      V32 r = hn::IfThenElse(hn::RebindMask(d, hn::IsNaN(x)),
+                             hn::Set(d, static_cast<int32_t>(p.c_nan)),
+                             hn::BitCast(d, x));
+      if (positive)
+        r = hn::IfThenZeroElse(
+            hn::Eq(hn::And(r, hn::Set(d, static_cast<int32_t>(~p.c_sign))),
+                   hn::Zero(d)),
+            r);
+      const M32 bad = hn::MaskFromVec(hn::LoadU(d, s.bad + i));
+      hn::StoreU(hn::IfThenElse(bad, c, r), d, s.c + i);
+    }
+    return;
+  }
+  if (p.c_fmt != Fmt::kF16) {
+    for (size_t i = l0; i < l0 + n; ++i) {
+      if (s.bad[i] != 0) continue;
+      s.c[i] = static_cast<int32_t>(
+          add_outside(p, static_cast<uint32_t>(s.c[i]),
+                      static_cast<uint32_t>(s.outside[i])));
+    }
+    return;
+  }
+  // binary16: both addends exactly in units of 2^-24 (below 2^41), their
+  // sum packed once, round to nearest even (PackVec); NaN/Inf lanes
+  // through add_outside.
+  const D64 d64;
+  const V64 z = hn::Zero(d64);
+  const auto units = [&](V64 x) HWY_ATTR {
+    const V64 e = hn::And(hn::ShiftRight<10>(x), hn::Set(d64, 31));
+    const V64 f = hn::And(x, hn::Set(d64, 0x3FF));
+    const auto normal = hn::Ne(e, z);
+    const V64 sig = hn::IfThenElse(normal, hn::Or(f, hn::Set(d64, 0x400)), f);
+    const V64 sh = hn::IfThenElse(normal, hn::Sub(e, hn::Set(d64, 1)), z);
+    const DU64 du;
+    const V64 v =
+        hn::BitCast(d64, ShlV(hn::BitCast(du, sig), hn::BitCast(du, sh)));
+    return hn::IfThenElse(hn::Ne(hn::And(x, hn::Set(d64, 0x8000)), z),
+                          hn::Sub(z, v), v);
+  };
+  const detail::AccFormat a = detail::acc_format_of(AccRound::kRneF16);
+  HWY_ALIGN int64_t bits[kLanes];
+  for (size_t i = l0; i < l0 + n; i += hn::Lanes(d64)) {
+    const V64 S =
+        hn::Add(units(Promote(s.c + i)), units(Promote(s.outside + i)));
+    hn::StoreU(PackVec(a, S, hn::Set(d64, -24)), d64, bits + i);
+    hn::StoreU(S, d64, s.S + i);
+  }
   for (size_t i = l0; i < l0 + n; ++i) {
     if (s.bad[i] != 0) continue;
-    s.c[i] = static_cast<int32_t>(add_outside(
-        p, static_cast<uint32_t>(s.c[i]), static_cast<uint32_t>(s.outside[i])));
+    const auto x = static_cast<uint32_t>(s.c[i]);
+    const auto y = static_cast<uint32_t>(s.outside[i]);
+    uint32_t r;
+    if ((x & 0x7C00) == 0x7C00 || (y & 0x7C00) == 0x7C00) {
+      r = add_outside(p, x, y);
+    } else {
+      // x + (-x) = +0; -0 + -0 = -0.
+      r = s.S[i] != 0                    ? static_cast<uint32_t>(bits[i])
+          : (x == 0x8000 && y == 0x8000) ? 0x8000u
+                                         : 0u;
+      if (positive && (r & 0x7FFF) == 0) r = 0;
+    }
+    s.c[i] = static_cast<int32_t>(r);
   }
 }
 
