@@ -156,7 +156,7 @@ HWY_INLINE V64 BitWidth(V64 x) {
   MXC_BW_STEP(2)
   MXC_BW_STEP(1)
 #undef MXC_BW_STEP
-      return hn::Add(bw, hn::BitCast(d, hn::Min(u, hn::Set(du, 1))));
+  return hn::Add(bw, hn::BitCast(d, hn::Min(u, hn::Set(du, 1))));
 }
 
 // A NaN/Inf addend with finite products (bad lanes aside) is the chunk's
@@ -214,25 +214,43 @@ HWY_INLINE V64 PackVec(const detail::AccFormat& a, V64 S, V64 q) {
 void Finish(const GemmPlan& p, LaneState& s, size_t l0, size_t n, size_t m,
             size_t nb, size_t j) {
   const D64 d64;
+  const DU64 du64;
+  const hn::Rebind<uint32_t, D64> du32h;
   const size_t N64 = hn::Lanes(d64);
   const detail::AccFormat a = detail::acc_format_of(p.rho);
-  HWY_ALIGN int64_t bits[kLanes];
+  HWY_ALIGN uint32_t bits[kLanes], zero[kLanes];
+  const V64 z = hn::Zero(d64);
   for (size_t i = l0; i < l0 + n; i += N64) {
+    const V64 S = hn::LoadU(d64, s.S + i);
     const V64 q = hn::Sub(Promote(s.emax + i), hn::Set(d64, int64_t{p.F}));
-    hn::StoreU(PackVec(a, hn::LoadU(d64, s.S + i), q), d64, bits + i);
+    hn::StoreU(hn::TruncateTo(du32h, hn::BitCast(du64, PackVec(a, S, q))),
+               du32h, bits + i);
+    hn::StoreU(hn::TruncateTo(du32h, hn::BitCast(du64, hn::VecFromMask(
+                                                           d64, hn::Eq(S, z)))),
+               du32h, zero + i);
   }
-  const bool positive = p.zero_sign == ZeroSign::kPositive;
+  // Lanes l0..l0+n (one int32 vector): the packed result where the lane is
+  // not taken by the reference, not holding a NaN/Inf addend and S != 0.
+  const D32 d;
+  const hn::RebindToUnsigned<D32> du;
+  const V32 c = hn::Load(d, s.c + l0);
+  V32 r = hn::BitCast(d, hn::Load(du, bits + l0));
+  if (p.zero_sign == ZeroSign::kPositive)
+    r = hn::IfThenZeroElse(
+        hn::Eq(hn::And(r, hn::Set(d, static_cast<int32_t>(~p.c_sign))),
+               hn::Zero(d)),
+        r);
+  const M32 skip = hn::Or(hn::MaskFromVec(hn::Load(d, s.bad + l0)),
+                          hn::MaskFromVec(hn::Load(d, s.hold + l0)));
+  const M32 zs = hn::AndNot(
+      skip, hn::MaskFromVec(hn::BitCast(d, hn::Load(du, zero + l0))));
+  hn::Store(hn::IfThenElse(hn::Or(skip, zs), c, r), d, s.c + l0);
+  if (hn::AllFalse(d, zs)) return;
+  // A zero sum: the sign of a sum of zeros (zero_sum, rare).
   for (size_t i = l0; i < l0 + n; ++i) {
-    if (s.bad[i] != 0 || s.hold[i] != 0) continue;
-    uint32_t out;
-    if (s.S[i] == 0) {
-      out = zero_sum(p, m, nb, static_cast<int>(i), j,
-                     static_cast<uint32_t>(s.c[i]));
-    } else {
-      out = static_cast<uint32_t>(bits[i]);
-      if (positive && (out & ~p.c_sign) == 0) out = 0;
-    }
-    s.c[i] = static_cast<int32_t>(out);
+    if (s.bad[i] != 0 || s.hold[i] != 0 || s.S[i] != 0) continue;
+    s.c[i] = static_cast<int32_t>(zero_sum(p, m, nb, static_cast<int>(i), j,
+                                           static_cast<uint32_t>(s.c[i])));
   }
 }
 
