@@ -317,28 +317,41 @@ void EndInstruction(const GemmPlan& p, LaneState& s, size_t l0, size_t n,
                           hn::Sub(z, v), v);
   };
   const detail::AccFormat a = detail::acc_format_of(AccRound::kRneF16);
-  HWY_ALIGN int64_t bits[kLanes];
+  const DU64 du64;
+  const hn::Rebind<uint32_t, D64> du32h;
+  HWY_ALIGN uint32_t bits[kLanes], spec[kLanes];
+  const V64 inf = hn::Set(d64, 0x7C00), nz = hn::Set(d64, 0x8000);
   for (size_t i = l0; i < l0 + n; i += hn::Lanes(d64)) {
-    const V64 S =
-        hn::Add(units(Promote(s.c + i)), units(Promote(s.outside + i)));
-    hn::StoreU(PackVec(a, S, hn::Set(d64, -24)), d64, bits + i);
-    hn::StoreU(S, d64, s.S + i);
+    const V64 x = Promote(s.c + i), y = Promote(s.outside + i);
+    const V64 S = hn::Add(units(x), units(y));
+    // x + (-x) = +0; -0 + -0 = -0.
+    const V64 zero_sum =
+        hn::IfThenElseZero(hn::And(hn::Eq(x, nz), hn::Eq(y, nz)), nz);
+    const V64 b = hn::IfThenElse(hn::Eq(S, z), zero_sum,
+                                 PackVec(a, S, hn::Set(d64, -24)));
+    const auto special =
+        hn::Or(hn::Eq(hn::And(x, inf), inf), hn::Eq(hn::And(y, inf), inf));
+    hn::StoreU(hn::TruncateTo(du32h, hn::BitCast(du64, b)), du32h, bits + i);
+    hn::StoreU(
+        hn::TruncateTo(du32h, hn::BitCast(du64, hn::VecFromMask(d64, special))),
+        du32h, spec + i);
   }
-  for (size_t i = l0; i < l0 + n; ++i) {
-    if (s.bad[i] != 0) continue;
-    const auto x = static_cast<uint32_t>(s.c[i]);
-    const auto y = static_cast<uint32_t>(s.outside[i]);
-    uint32_t r;
-    if ((x & 0x7C00) == 0x7C00 || (y & 0x7C00) == 0x7C00) {
-      r = add_outside(p, x, y);
-    } else {
-      // x + (-x) = +0; -0 + -0 = -0.
-      r = s.S[i] != 0                    ? static_cast<uint32_t>(bits[i])
-          : (x == 0x8000 && y == 0x8000) ? 0x8000u
-                                         : 0u;
-      if (positive && (r & 0x7FFF) == 0) r = 0;
-    }
-    s.c[i] = static_cast<int32_t>(r);
+  const D32 d;
+  const hn::RebindToUnsigned<D32> du;
+  const V32 c = hn::Load(d, s.c + l0);
+  V32 r = hn::BitCast(d, hn::Load(du, bits + l0));
+  if (positive)
+    r = hn::IfThenZeroElse(hn::Eq(hn::And(r, hn::Set(d, 0x7FFF)), hn::Zero(d)),
+                           r);
+  const M32 bad = hn::MaskFromVec(hn::Load(d, s.bad + l0));
+  const M32 sp =
+      hn::AndNot(bad, hn::MaskFromVec(hn::BitCast(d, hn::Load(du, spec + l0))));
+  hn::Store(hn::IfThenElse(hn::Or(bad, sp), c, r), d, s.c + l0);
+  if (hn::AllFalse(d, sp)) return;
+  for (size_t i = l0; i < l0 + n; ++i) {  // NaN/Inf: add_outside
+    if (s.bad[i] != 0 || spec[i] == 0) continue;
+    s.c[i] = static_cast<int32_t>(add_outside(
+        p, static_cast<uint32_t>(s.c[i]), static_cast<uint32_t>(s.outside[i])));
   }
 }
 
