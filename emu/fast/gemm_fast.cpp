@@ -610,7 +610,8 @@ bool gemm_covers(const MmaModel& m, const GemmProblem& p) {
     const Fmt sf = scale_format(m.scales);
     if (scaled && sf != Fmt::kE8M0 && sf != Fmt::kUE4M3) return false;
     const int sfrac = scaled ? desc(sf).man_bits : 0;
-    if (da.man_bits + db.man_bits + 2 * sfrac + 4 > 31) return false;
+    // +-sig * sig_S in the int32 value arrays (24 + 4 bits at most).
+    if (std::max(da.man_bits, db.man_bits) + sfrac + 2 > 31) return false;
     if (gemm_detail::t_fits_int32(m, p.a_fmt, p.b_fmt)) return true;
     // The int64 scalar kernel: an aligned product term is below
     // 2^(F + 2 + 2 * (sfrac + 1)) (s0 = F - fa - fb - 2 sfrac), the

@@ -5,12 +5,16 @@
 // one row of A against one block of columns, chunk by chunk (L products and
 // the previous chunk's result C per FDPA, fdpa.h).
 //
-// T-FDPA / ST-FDPA term k of a chunk: mag = sig_a * sig_b (E8M0 scales have
-// significand 1), alignment exponent e = e_a + e_b (+ the two scale
-// exponents, folded into e_a and e_b at decode), lsb = e - fa - fb. With
-// q = e_max - F the aligned term is floor(mag * 2^(lsb - q)) =
-// (mag << s0) >> (e_max - e) with s0 = F - fa - fb >= 0; A is stored as
-// +-(sig_a << s0) so one multiply gives the signed, shifted product.
+// T-FDPA / ST-FDPA term k of a chunk: mag = sig_a * sig_SA * sig_b * sig_SB
+// (E8M0 scales have significand 1), alignment exponent e = e_a + e_b (+ the
+// two scale exponents, folded into e_a and e_b at decode), lsb = e - fa -
+// fb - fSA - fSB. With q = e_max - F the aligned term is
+// floor(mag * 2^(lsb - q)) = (mag << s0) >> (e_max - e) with s0 = F - fa -
+// fb - fSA - fSB; when s0 >= 0 and the products fit int32, A is stored as
+// +-(sig_a << s0) so one multiply gives the signed, shifted product (the
+// SIMD kernel); otherwise (a wide plan) the int64 scalar kernel shifts by
+// s0 - (e_max - e) itself. Every term is below 2^(F + 2) (2^(F + 4) with
+// UE4M3 scales), whatever the operand formats.
 //
 // GST-FDPA: each operand is stored as a signed integer in units of
 // 2^(emin - frac) (int16, two per int32 lane for vpmaddwd), so a group's
