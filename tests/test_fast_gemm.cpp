@@ -375,7 +375,7 @@ TEST_CASE("fast GEMM equals the reference beyond the model table",
   // f16/tf32 inputs with F = 3 (below the product's fraction bits) and F
   // = 48 take the wide (int64) kernel; the fp8 bases also run through
   // emulate_as = f16 (the operands converted exactly first).
-  size_t wide = 0;
+  size_t wide = 0, f32_sets = 0;
   for (const char* base :
        {"sm100_tcgen05_f8f6f4_f32", "sm100_tcgen05_mxf8f6f4",
         "sm100_tcgen05_mxf4nvf4_4x", "sm100_tcgen05_mxf4", "sm90_wgmma_f16_f32",
@@ -388,6 +388,11 @@ TEST_CASE("fast GEMM equals the reference beyond the model table",
           mdl.fdpa.rho = rho;
           mdl.fdpa.e_zero = e_zero;
           mdl.c_fmt = rho == AccRound::kRneF16 ? Fmt::kF16 : Fmt::kF32;
+          // binary32 operands (no table model has them yet: AMD MFMA f32
+          // forms): the tf32 base with f32 A/B.
+          static constexpr Fmt kF32Only[] = {Fmt::kF32};
+          if (mdl.name == "sm90_wgmma_tf32_f32" && (g.next() & 1) != 0)
+            mdl.ab_formats = kF32Only;
           const auto fmts = mdl.ab_formats;
           const Fmt af = fmts[below(g, fmts.size())];
           const Fmt bf = fmts[below(g, fmts.size())];
@@ -403,6 +408,7 @@ TEST_CASE("fast GEMM equals the reference beyond the model table",
                 make_problem(mdl, af, bf, M, N, K, GemmLayout::kTN, g);
             if (!fast::gemm_covers(mdl, p)) continue;
             ++covered;
+            f32_sets += af == Fmt::kF32 ? 1 : 0;
             wide +=
                 mdl.fdpa.G == 0 && !fast::gemm_detail::t_fits_int32(mdl, af, bf)
                     ? 1
@@ -427,6 +433,7 @@ TEST_CASE("fast GEMM equals the reference beyond the model table",
   CHECK(fails == 0);
   CHECK(covered > 0);
   CHECK(wide > 0);
+  CHECK(f32_sets > 0);
   std::printf("fast GEMM parameter sets: checked on %s\n",
               test::isa_list().c_str());
 }
