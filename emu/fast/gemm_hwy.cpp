@@ -361,6 +361,9 @@ void BlockT(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
   const size_t N = hn::Lanes(d), N64 = hn::Lanes(d64);
   const size_t K = p.K, L = static_cast<size_t>(p.L);
   const V32 z = hn::Zero(d), k31 = hn::Set(d, 31);
+  // Whether the addend's aligned term fits int32 (left shifts of its
+  // c_frac + 1 significand bits by at most F - c_frac).
+  const bool addend32 = p.F + 1 <= 30;
   for (size_t j = 0; j < p.chunks; ++j) {
     const size_t k0 = j * L;
     M32 bad = hn::Or(hn::MaskFromVec(hn::Load(d, s.bad + l0)),
@@ -403,14 +406,28 @@ void BlockT(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
     if (k < L) acc0 = hn::Add(acc0, term(k));
     hn::Store(hn::VecFromMask(d, bad), d, s.bad + l0);
     hn::Store(emax, d, s.emax + l0);
-    AddendShifts(p, a_sig, a_exp, a_neg, emax, s, l0);
-    HWY_ALIGN int32_t a0[kLanes], a1[kLanes];
+    HWY_ALIGN int32_t a0[kLanes], a1[kLanes], at[kLanes];
     hn::Store(acc0, d, a0 + l0);
     hn::Store(acc1, d, a1 + l0);
-    for (size_t i = l0; i < l0 + N; i += N64)
-      hn::StoreU(
-          hn::Add(AddendTerm(s, i), hn::Add(Promote(a0 + i), Promote(a1 + i))),
-          d64, s.S + i);
+    if (addend32) {
+      // The addend's aligned term in int32: sig < 2^(c_frac + 1) shifted
+      // left by at most F - c_frac stays below 2^31 (addend32); a right
+      // shift past 30 leaves 0.
+      const V32 sh = hn::Sub(hn::Set(d, p.F - p.c_frac), hn::Sub(emax, a_exp));
+      const V32 t = ShrV(ShlV(a_sig, hn::Max(sh, z)),
+                         hn::Min(hn::Max(hn::Sub(z, sh), z), k31));
+      hn::Store(hn::IfThenElse(a_neg, hn::Sub(z, t), t), d, at + l0);
+      for (size_t i = l0; i < l0 + N; i += N64)
+        hn::StoreU(
+            hn::Add(Promote(at + i), hn::Add(Promote(a0 + i), Promote(a1 + i))),
+            d64, s.S + i);
+    } else {
+      AddendShifts(p, a_sig, a_exp, a_neg, emax, s, l0);
+      for (size_t i = l0; i < l0 + N; i += N64)
+        hn::StoreU(hn::Add(AddendTerm(s, i),
+                           hn::Add(Promote(a0 + i), Promote(a1 + i))),
+                   d64, s.S + i);
+    }
     Finish(p, s, l0, N, m, nb, j);
     EndInstruction(p, s, l0, N, j);
   }
