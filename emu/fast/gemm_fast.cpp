@@ -233,33 +233,48 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
       }
       return mag == 0;
     };
+    // Row by row, chunk by chunk (no division per element); the operand
+    // codes of a row or column gathered first (the layout's stride once).
+    // The scale of element i is that of k = order[i]; its block k / blk.
+    std::vector<uint64_t> codes(K);
+    std::vector<uint32_t> sblk(K);
+    for (size_t i = 0; i < K; ++i)
+      sblk[i] = static_cast<uint32_t>(order[i] / blk);
     for (size_t m = 0; m < M; ++m) {
-      for (size_t i = 0; i < K; ++i) {
-        const size_t k = order[i];
-        Scale s{false, 1, 0};
-        if (scaled) s = decode_scale(ts, p.SA[m * nkb + k / blk], opmin);
-        const Op x = dec_a(acc.a(m, k));
-        const bool zero =
-            elem(x, s, shift, pl.a_val[m * K + i], pl.a_exp[m * K + i]);
-        pl.a_sgn[m * K + i] = x.neg ? 1 : 0;
-        pl.a_bad[m * ch + i / L] |= (x.bad || s.bad) ? 1 : 0;
-        pl.a_zero[m * ch + i / L] |= zero && !opmin ? 1 : 0;
+      for (size_t i = 0; i < K; ++i) codes[i] = acc.a(m, order[i]);
+      for (size_t j = 0; j < ch; ++j) {
+        bool bad = false, zero_any = false;
+        for (size_t i = j * L; i < (j + 1) * L; ++i) {
+          Scale s{false, 1, 0};
+          if (scaled) s = decode_scale(ts, p.SA[m * nkb + sblk[i]], opmin);
+          const Op x = dec_a(codes[i]);
+          zero_any |=
+              elem(x, s, shift, pl.a_val[m * K + i], pl.a_exp[m * K + i]);
+          pl.a_sgn[m * K + i] = x.neg ? 1 : 0;
+          bad |= x.bad || s.bad;
+        }
+        pl.a_bad[m * ch + j] = bad ? 1 : 0;
+        pl.a_zero[m * ch + j] = zero_any && !opmin ? 1 : 0;
       }
     }
     for (size_t n = 0; n < pl.N; ++n) {
       const size_t nb = n / kLanes, lane = n % kLanes;
       const auto bit = static_cast<uint16_t>(1u << lane);
-      for (size_t i = 0; i < K; ++i) {
-        const size_t k = order[i];
-        Scale s{false, 1, 0};
-        if (scaled) s = decode_scale(ts, p.SB[n * nkb + k / blk], opmin);
-        const Op x = dec_b(acc.b(k, n));
-        const size_t e = (nb * K + i) * kLanes + lane;
-        // B carries no shift: one multiply gives the shifted product.
-        const bool zero = elem(x, s, 0, pl.b_val[e], pl.b_exp[e]);
-        pl.b_sgn[e] = x.neg ? 1 : 0;
-        if (x.bad || s.bad) pl.b_bad[nb * ch + i / L] |= bit;
-        if (zero && !opmin) pl.b_zero[nb * ch + i / L] |= bit;
+      for (size_t i = 0; i < K; ++i) codes[i] = acc.b(order[i], n);
+      for (size_t j = 0; j < ch; ++j) {
+        bool bad = false, zero_any = false;
+        for (size_t i = j * L; i < (j + 1) * L; ++i) {
+          Scale s{false, 1, 0};
+          if (scaled) s = decode_scale(ts, p.SB[n * nkb + sblk[i]], opmin);
+          const Op x = dec_b(codes[i]);
+          const size_t e = (nb * K + i) * kLanes + lane;
+          // B carries no shift: one multiply gives the shifted product.
+          zero_any |= elem(x, s, 0, pl.b_val[e], pl.b_exp[e]);
+          pl.b_sgn[e] = x.neg ? 1 : 0;
+          bad |= x.bad || s.bad;
+        }
+        if (bad) pl.b_bad[nb * ch + j] |= bit;
+        if (zero_any && !opmin) pl.b_zero[nb * ch + j] |= bit;
       }
     }
     return pl;
