@@ -198,6 +198,14 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
   } else {
     pl.s0 = pl.F - da.man_bits - db.man_bits - 2 * sfrac;
     pl.wide = !gemm_detail::t_fits_int32(mdl, p.a_fmt, p.b_fmt);
+    if (!pl.wide) {
+      const uint64_t ssig = scaled ? max_sig(sf) : 1;
+      const uint64_t term =
+          ((max_sig(af) * ssig) << pl.s0) * max_sig(bf) * ssig;
+      pl.sum32 = pl.F + 1 <= 30 && term * static_cast<uint64_t>(pl.L) +
+                                           (uint64_t{1} << (pl.F + 1)) <
+                                       (uint64_t{1} << 31);
+    }
   }
   const DecTable& ts = detail::decode_table(scaled ? sf : Fmt::kE8M0);
   const Access acc(p);

@@ -47,6 +47,10 @@ struct GemmPlan {
   // (a_val / b_val hold +-sig unshifted) because the int32 lanes of the SIMD
   // kernel cannot hold them (gemm_covers says which).
   bool wide = false;
+  // T/ST narrow plans whose chunk sum (L products and the addend's term,
+  // below 2^(F + 1)) provably stays below 2^31: the SIMD kernel ends the
+  // chunk in int32 lanes.
+  bool sum32 = false;
   int L = 0, G = 0, F = 0, e_zero = 0;
   ZeroExp zero_exp = ZeroExp::kFixed;
   ZeroSign zero_sign = ZeroSign::kPositive;

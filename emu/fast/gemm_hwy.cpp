@@ -211,6 +211,33 @@ HWY_INLINE V64 PackVec(const detail::AccFormat& a, V64 S, V64 q) {
                         b);
 }
 
+// Lanes l0..l0+n (one int32 vector) of a chunk's end: the packed result r
+// where the lane is not taken by the reference, not holding a NaN/Inf
+// addend and its sum is not zero (szero: zero_sum decides those, rare);
+// then the zero-sign rule.
+HWY_INLINE void WriteBack(const GemmPlan& p, LaneState& s, size_t l0, size_t n,
+                          size_t m, size_t nb, size_t j, V32 r, M32 szero) {
+  const D32 d;
+  const V32 c = hn::Load(d, s.c + l0);
+  if (p.zero_sign == ZeroSign::kPositive)
+    r = hn::IfThenZeroElse(
+        hn::Eq(hn::And(r, hn::Set(d, static_cast<int32_t>(~p.c_sign))),
+               hn::Zero(d)),
+        r);
+  const M32 skip = hn::Or(hn::MaskFromVec(hn::Load(d, s.bad + l0)),
+                          hn::MaskFromVec(hn::Load(d, s.hold + l0)));
+  const M32 zs = hn::AndNot(skip, szero);
+  hn::Store(hn::IfThenElse(hn::Or(skip, zs), c, r), d, s.c + l0);
+  if (hn::AllFalse(d, zs)) return;
+  HWY_ALIGN int32_t zl[kLanes];
+  hn::Store(hn::VecFromMask(d, zs), d, zl + l0);
+  for (size_t i = l0; i < l0 + n; ++i) {  // a sum of zeros
+    if (zl[i] == 0) continue;
+    s.c[i] = static_cast<int32_t>(zero_sum(p, m, nb, static_cast<int>(i), j,
+                                           static_cast<uint32_t>(s.c[i])));
+  }
+}
+
 void Finish(const GemmPlan& p, LaneState& s, size_t l0, size_t n, size_t m,
             size_t nb, size_t j) {
   const D64 d64;
@@ -229,29 +256,79 @@ void Finish(const GemmPlan& p, LaneState& s, size_t l0, size_t n, size_t m,
                                                            d64, hn::Eq(S, z)))),
                du32h, zero + i);
   }
-  // Lanes l0..l0+n (one int32 vector): the packed result where the lane is
-  // not taken by the reference, not holding a NaN/Inf addend and S != 0.
   const D32 d;
   const hn::RebindToUnsigned<D32> du;
-  const V32 c = hn::Load(d, s.c + l0);
-  V32 r = hn::BitCast(d, hn::Load(du, bits + l0));
-  if (p.zero_sign == ZeroSign::kPositive)
-    r = hn::IfThenZeroElse(
-        hn::Eq(hn::And(r, hn::Set(d, static_cast<int32_t>(~p.c_sign))),
-               hn::Zero(d)),
-        r);
-  const M32 skip = hn::Or(hn::MaskFromVec(hn::Load(d, s.bad + l0)),
-                          hn::MaskFromVec(hn::Load(d, s.hold + l0)));
-  const M32 zs = hn::AndNot(
-      skip, hn::MaskFromVec(hn::BitCast(d, hn::Load(du, zero + l0))));
-  hn::Store(hn::IfThenElse(hn::Or(skip, zs), c, r), d, s.c + l0);
-  if (hn::AllFalse(d, zs)) return;
-  // A zero sum: the sign of a sum of zeros (zero_sum, rare).
-  for (size_t i = l0; i < l0 + n; ++i) {
-    if (s.bad[i] != 0 || s.hold[i] != 0 || s.S[i] != 0) continue;
-    s.c[i] = static_cast<int32_t>(zero_sum(p, m, nb, static_cast<int>(i), j,
-                                           static_cast<uint32_t>(s.c[i])));
+  WriteBack(p, s, l0, n, m, nb, j, hn::BitCast(d, hn::Load(du, bits + l0)),
+            hn::MaskFromVec(hn::BitCast(d, hn::Load(du, zero + l0))));
+}
+
+// BitWidth of int32 lanes 0 <= x < 2^31.
+HWY_INLINE V32 BitWidth32(V32 x) {
+  const D32 d;
+  V32 u = x, bw = hn::Zero(d);
+#define MXC_BW32_STEP(k)                                              \
+  {                                                                   \
+    const V32 t = hn::ShiftRight<k>(u);                               \
+    const M32 nz = hn::Ne(t, hn::Zero(d));                            \
+    u = hn::IfThenElse(nz, t, u);                                     \
+    bw = hn::Add(bw, hn::IfThenElseZero(nz, hn::Set(d, int32_t{k}))); \
   }
+  MXC_BW32_STEP(16)
+  MXC_BW32_STEP(8)
+  MXC_BW32_STEP(4)
+  MXC_BW32_STEP(2)
+  MXC_BW32_STEP(1)
+#undef MXC_BW32_STEP
+  return hn::Add(bw, hn::Min(u, hn::Set(d, 1)));
+}
+
+// PackVec in int32 lanes for |S| < 2^31 (GemmPlan::sum32): the same code
+// ((E - emin) << P) + m, E - emin clamped below Inf's exponent field (the
+// result is Inf from there on) so that it stays in 32 bits.
+HWY_INLINE V32 PackVec32(const detail::AccFormat& a, V32 S, V32 q) {
+  const D32 d;
+  const hn::RebindToUnsigned<D32> du;
+  const V32 z = hn::Zero(d), one = hn::Set(d, 1), k31 = hn::Set(d, 31);
+  const M32 neg = hn::Lt(S, z);
+  const V32 mag = hn::IfThenElse(neg, hn::Sub(z, S), S);
+  const V32 top = hn::Add(q, hn::Sub(BitWidth32(mag), one));
+  const V32 e = hn::Max(top, hn::Set(d, a.emin));
+  const V32 sh = hn::Sub(q, hn::Sub(e, hn::Set(d, a.P)));
+  const V32 rr = hn::Max(hn::Sub(z, sh), z);
+  const V32 r = hn::Min(rr, k31);
+  V32 mm = ShrV(ShlV(mag, hn::Min(hn::Max(sh, z), k31)), r);
+  if (a.rne) {
+    const V32 rem = hn::Sub(mag, ShlV(mm, r));
+    const V32 half = hn::BitCast(
+        d, hn::ShiftRight<1>(ShlV(hn::Set(du, 1u), hn::BitCast(du, r))));
+    const M32 odd = hn::Eq(hn::And(mm, one), one);
+    const M32 up =
+        hn::And(hn::And(hn::Gt(r, z), hn::Lt(rr, hn::Set(d, 32))),
+                hn::Or(hn::Gt(rem, half), hn::And(hn::Eq(rem, half), odd)));
+    mm = hn::Add(mm, hn::IfThenElseZero(up, one));
+  }
+  // E - emin at most Inf's field - 1: with m >= 2^P the code is then at
+  // least Inf's, and below 2^31 + 2^P, so the unsigned Min gives Inf.
+  const auto inf = static_cast<int32_t>(a.inf);
+  const V32 ef =
+      hn::Min(hn::Sub(e, hn::Set(d, a.emin)), hn::Set(d, (inf >> a.P) - 1));
+  V32 b = hn::BitCast(
+      d, hn::Min(hn::BitCast(du, hn::Add(hn::ShiftLeftSame(ef, a.P), mm)),
+                 hn::Set(du, static_cast<uint32_t>(inf))));
+  b = hn::ShiftLeftSame(b, a.out_shift);
+  return hn::IfThenElse(
+      neg,
+      hn::Or(b, hn::Set(d, static_cast<int32_t>(uint32_t{1} << a.sign_bit))),
+      b);
+}
+
+// The chunk's end when its sum S fits int32 (lanes l0..l0+n, one vector).
+void Finish32(const GemmPlan& p, LaneState& s, size_t l0, size_t n, size_t m,
+              size_t nb, size_t j, V32 S, V32 emax) {
+  const D32 d;
+  const V32 r = PackVec32(detail::acc_format_of(p.rho), S,
+                          hn::Sub(emax, hn::Set(d, p.F)));
+  WriteBack(p, s, l0, n, m, nb, j, r, hn::Eq(S, hn::Zero(d)));
 }
 
 // FdpaParams::c_outside: an instruction's chain starts from +0 (its C kept
@@ -409,6 +486,17 @@ void BlockT(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
     HWY_ALIGN int32_t a0[kLanes], a1[kLanes], at[kLanes];
     hn::Store(acc0, d, a0 + l0);
     hn::Store(acc1, d, a1 + l0);
+    if (p.sum32) {
+      // |S| < 2^31 (GemmPlan::sum32): the whole end in int32 lanes.
+      const V32 sh = hn::Sub(hn::Set(d, p.F - p.c_frac), hn::Sub(emax, a_exp));
+      const V32 t = ShrV(ShlV(a_sig, hn::Max(sh, z)),
+                         hn::Min(hn::Max(hn::Sub(z, sh), z), k31));
+      const V32 S =
+          hn::Add(hn::IfThenElse(a_neg, hn::Sub(z, t), t), hn::Add(acc0, acc1));
+      Finish32(p, s, l0, N, m, nb, j, S, emax);
+      EndInstruction(p, s, l0, N, j);
+      continue;
+    }
     if (addend32) {
       // The addend's aligned term in int32: sig < 2^(c_frac + 1) shifted
       // left by at most F - c_frac stays below 2^31 (addend32); a right
