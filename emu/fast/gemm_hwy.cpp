@@ -376,57 +376,51 @@ void EndInstruction(const GemmPlan& p, LaneState& s, size_t l0, size_t n,
     }
     return;
   }
-  // binary16: both addends exactly in units of 2^-24 (below 2^41), their
-  // sum packed once, round to nearest even (PackVec); NaN/Inf lanes
+  // binary16: both addends converted exactly to binary32 and added there
+  // (IEEE RNE), the sum rounded to binary16 by PackVec32. The two roundings
+  // give the correctly rounded binary16 sum: 24 >= 2 * 11 + 1 bits make
+  // double rounding innocuous for an add (Figueroa, "When is double
+  // rounding innocuous?", SIGNUM 1995), and a sum below 2^-14 is a
+  // multiple of 2^-24 under 2^-14, exact in both formats. NaN/Inf lanes
   // through add_outside.
-  const D64 d64;
-  const V64 z = hn::Zero(d64);
-  const auto units = [&](V64 x) HWY_ATTR {
-    const V64 e = hn::And(hn::ShiftRight<10>(x), hn::Set(d64, 31));
-    const V64 f = hn::And(x, hn::Set(d64, 0x3FF));
-    const auto normal = hn::Ne(e, z);
-    const V64 sig = hn::IfThenElse(normal, hn::Or(f, hn::Set(d64, 0x400)), f);
-    const V64 sh = hn::IfThenElse(normal, hn::Sub(e, hn::Set(d64, 1)), z);
-    const DU64 du;
-    const V64 v =
-        hn::BitCast(d64, ShlV(hn::BitCast(du, sig), hn::BitCast(du, sh)));
-    return hn::IfThenElse(hn::Ne(hn::And(x, hn::Set(d64, 0x8000)), z),
-                          hn::Sub(z, v), v);
-  };
-  const detail::AccFormat a = detail::acc_format_of(AccRound::kRneF16);
-  const DU64 du64;
-  const hn::Rebind<uint32_t, D64> du32h;
-  HWY_ALIGN uint32_t bits[kLanes], spec[kLanes];
-  const V64 inf = hn::Set(d64, 0x7C00), nz = hn::Set(d64, 0x8000);
-  for (size_t i = l0; i < l0 + n; i += hn::Lanes(d64)) {
-    const V64 x = Promote(s.c + i), y = Promote(s.outside + i);
-    const V64 S = hn::Add(units(x), units(y));
-    // x + (-x) = +0; -0 + -0 = -0.
-    const V64 zero_sum =
-        hn::IfThenElseZero(hn::And(hn::Eq(x, nz), hn::Eq(y, nz)), nz);
-    const V64 b = hn::IfThenElse(hn::Eq(S, z), zero_sum,
-                                 PackVec(a, S, hn::Set(d64, -24)));
-    const auto special =
-        hn::Or(hn::Eq(hn::And(x, inf), inf), hn::Eq(hn::And(y, inf), inf));
-    hn::StoreU(hn::TruncateTo(du32h, hn::BitCast(du64, b)), du32h, bits + i);
-    hn::StoreU(
-        hn::TruncateTo(du32h, hn::BitCast(du64, hn::VecFromMask(d64, special))),
-        du32h, spec + i);
-  }
   const D32 d;
-  const hn::RebindToUnsigned<D32> du;
-  const V32 c = hn::Load(d, s.c + l0);
-  V32 r = hn::BitCast(d, hn::Load(du, bits + l0));
+  const hn::Rebind<float, D32> df;
+  const V32 z = hn::Zero(d), x = hn::Load(d, s.c + l0),
+            y = hn::Load(d, s.outside + l0);
+  const V32 inf = hn::Set(d, 0x7C00), sgn = hn::Set(d, 0x8000);
+  // sig * 2^(max(e, 1) - 25), the power of two built as binary32 bits.
+  const auto to_f32 = [&](V32 v) HWY_ATTR {
+    const V32 e = hn::And(hn::ShiftRight<10>(v), hn::Set(d, 31));
+    const V32 f = hn::And(v, hn::Set(d, 0x3FF));
+    const M32 normal = hn::Ne(e, z);
+    const V32 sig = hn::IfThenElse(normal, hn::Or(f, hn::Set(d, 0x400)), f);
+    const V32 pw = hn::ShiftLeft<23>(
+        hn::Add(hn::Max(e, hn::Set(d, 1)), hn::Set(d, 127 - 25)));
+    const auto val = hn::Mul(hn::ConvertTo(df, sig), hn::BitCast(df, pw));
+    return hn::IfThenElse(hn::RebindMask(df, hn::Ne(hn::And(v, sgn), z)),
+                          hn::Neg(val), val);
+  };
+  const V32 sum = hn::BitCast(d, hn::Add(to_f32(x), to_f32(y)));
+  const V32 a32 = hn::And(sum, hn::Set(d, 0x7FFFFFFF));
+  const V32 mag =
+      hn::Or(hn::And(a32, hn::Set(d, 0x7FFFFF)), hn::Set(d, 0x800000));
+  const V32 q = hn::Sub(hn::ShiftRight<23>(a32), hn::Set(d, 150));
+  const M32 neg = hn::Lt(sum, z);
+  V32 r = PackVec32(detail::acc_format_of(AccRound::kRneF16),
+                    hn::IfThenElse(neg, hn::Sub(z, mag), mag), q);
+  // A zero sum keeps the binary32 add's sign: -0 + -0 = -0, else +0.
+  r = hn::IfThenElse(hn::Eq(a32, z), hn::IfThenElseZero(neg, sgn), r);
   if (positive)
-    r = hn::IfThenZeroElse(hn::Eq(hn::And(r, hn::Set(d, 0x7FFF)), hn::Zero(d)),
-                           r);
+    r = hn::IfThenZeroElse(hn::Eq(hn::And(r, hn::Set(d, 0x7FFF)), z), r);
   const M32 bad = hn::MaskFromVec(hn::Load(d, s.bad + l0));
-  const M32 sp =
-      hn::AndNot(bad, hn::MaskFromVec(hn::BitCast(d, hn::Load(du, spec + l0))));
-  hn::Store(hn::IfThenElse(hn::Or(bad, sp), c, r), d, s.c + l0);
+  const M32 sp = hn::AndNot(
+      bad, hn::Or(hn::Eq(hn::And(x, inf), inf), hn::Eq(hn::And(y, inf), inf)));
+  hn::Store(hn::IfThenElse(hn::Or(bad, sp), x, r), d, s.c + l0);
   if (hn::AllFalse(d, sp)) return;
+  HWY_ALIGN int32_t spec[kLanes];
+  hn::Store(hn::VecFromMask(d, sp), d, spec + l0);
   for (size_t i = l0; i < l0 + n; ++i) {  // NaN/Inf: add_outside
-    if (s.bad[i] != 0 || spec[i] == 0) continue;
+    if (spec[i] == 0) continue;
     s.c[i] = static_cast<int32_t>(add_outside(
         p, static_cast<uint32_t>(s.c[i]), static_cast<uint32_t>(s.outside[i])));
   }
