@@ -378,7 +378,7 @@ void EndInstruction(const GemmPlan& p, LaneState& s, size_t l0, size_t n,
   }
   // binary16: both addends converted exactly to binary32 and added there
   // (IEEE RNE), the sum rounded to binary16 by PackVec32. The two roundings
-  // give the correctly rounded binary16 sum: 24 >= 2 * 11 + 1 bits make
+  // give the correctly rounded binary16 sum: 24 >= 2 * 11 + 2 bits make
   // double rounding innocuous for an add (Figueroa, "When is double
   // rounding innocuous?", SIGNUM 1995), and a sum below 2^-14 is a
   // multiple of 2^-24 under 2^-14, exact in both formats. NaN/Inf lanes
