@@ -376,19 +376,20 @@ void EndInstruction(const GemmPlan& p, LaneState& s, size_t l0, size_t n,
     }
     return;
   }
-  // binary16: both addends converted exactly to binary32 and added there
-  // (IEEE RNE), the sum rounded to binary16 by PackVec32. The two roundings
-  // give the correctly rounded binary16 sum: 24 >= 2 * 11 + 2 bits make
-  // double rounding innocuous for an add (Figueroa, "When is double
-  // rounding innocuous?", SIGNUM 1995), and a sum below 2^-14 is a
-  // multiple of 2^-24 under 2^-14, exact in both formats. NaN/Inf lanes
-  // through add_outside.
+  // binary16: both addends converted exactly to binary32 (NaN and Inf
+  // too) and added there (IEEE RNE: Inf - Inf and NaN give NaN, made
+  // canonical), the sum rounded to binary16 by PackVec32 (an infinite sum
+  // packs to Inf). The two roundings give the correctly rounded binary16
+  // sum: 24 >= 2 * 11 + 2 bits make double rounding innocuous for an add
+  // (Figueroa, "When is double rounding innocuous?", SIGNUM 1995), and a
+  // sum below 2^-14 is a multiple of 2^-24 under 2^-14, exact in both.
   const D32 d;
   const hn::Rebind<float, D32> df;
   const V32 z = hn::Zero(d), x = hn::Load(d, s.c + l0),
             y = hn::Load(d, s.outside + l0);
-  const V32 inf = hn::Set(d, 0x7C00), sgn = hn::Set(d, 0x8000);
-  // sig * 2^(max(e, 1) - 25), the power of two built as binary32 bits.
+  const V32 sgn = hn::Set(d, 0x8000);
+  // sig * 2^(max(e, 1) - 25), the power of two built as binary32 bits;
+  // e = 31: the binary32 Inf / NaN (payload kept nonzero).
   const auto to_f32 = [&](V32 v) HWY_ATTR {
     const V32 e = hn::And(hn::ShiftRight<10>(v), hn::Set(d, 31));
     const V32 f = hn::And(v, hn::Set(d, 0x3FF));
@@ -396,11 +397,16 @@ void EndInstruction(const GemmPlan& p, LaneState& s, size_t l0, size_t n,
     const V32 sig = hn::IfThenElse(normal, hn::Or(f, hn::Set(d, 0x400)), f);
     const V32 pw = hn::ShiftLeft<23>(
         hn::Add(hn::Max(e, hn::Set(d, 1)), hn::Set(d, 127 - 25)));
-    const auto val = hn::Mul(hn::ConvertTo(df, sig), hn::BitCast(df, pw));
+    auto val = hn::Mul(hn::ConvertTo(df, sig), hn::BitCast(df, pw));
+    val = hn::IfThenElse(
+        hn::RebindMask(df, hn::Eq(e, hn::Set(d, 31))),
+        hn::BitCast(df, hn::Or(hn::Set(d, 0x7F800000), hn::ShiftLeft<13>(f))),
+        val);
     return hn::IfThenElse(hn::RebindMask(df, hn::Ne(hn::And(v, sgn), z)),
                           hn::Neg(val), val);
   };
-  const V32 sum = hn::BitCast(d, hn::Add(to_f32(x), to_f32(y)));
+  const auto fsum = hn::Add(to_f32(x), to_f32(y));
+  const V32 sum = hn::BitCast(d, fsum);
   const V32 a32 = hn::And(sum, hn::Set(d, 0x7FFFFFFF));
   const V32 mag =
       hn::Or(hn::And(a32, hn::Set(d, 0x7FFFFF)), hn::Set(d, 0x800000));
@@ -412,18 +418,10 @@ void EndInstruction(const GemmPlan& p, LaneState& s, size_t l0, size_t n,
   r = hn::IfThenElse(hn::Eq(a32, z), hn::IfThenElseZero(neg, sgn), r);
   if (positive)
     r = hn::IfThenZeroElse(hn::Eq(hn::And(r, hn::Set(d, 0x7FFF)), z), r);
+  r = hn::IfThenElse(hn::RebindMask(d, hn::IsNaN(fsum)),
+                     hn::Set(d, static_cast<int32_t>(p.c_nan)), r);
   const M32 bad = hn::MaskFromVec(hn::Load(d, s.bad + l0));
-  const M32 sp = hn::AndNot(
-      bad, hn::Or(hn::Eq(hn::And(x, inf), inf), hn::Eq(hn::And(y, inf), inf)));
-  hn::Store(hn::IfThenElse(hn::Or(bad, sp), x, r), d, s.c + l0);
-  if (hn::AllFalse(d, sp)) return;
-  HWY_ALIGN int32_t spec[kLanes];
-  hn::Store(hn::VecFromMask(d, sp), d, spec + l0);
-  for (size_t i = l0; i < l0 + n; ++i) {  // NaN/Inf: add_outside
-    if (spec[i] == 0) continue;
-    s.c[i] = static_cast<int32_t>(add_outside(
-        p, static_cast<uint32_t>(s.c[i]), static_cast<uint32_t>(s.outside[i])));
-  }
+  hn::Store(hn::IfThenElse(bad, x, r), d, s.c + l0);
 }
 
 void BlockT(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
