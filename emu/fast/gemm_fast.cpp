@@ -308,13 +308,16 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
     const int32_t v = static_cast<int32_t>(x.sig) << (x.exp - d.emin());
     return x.neg ? -v : v;
   };
+  // Element i's chunk, read from a table (no division per element).
+  std::vector<uint32_t> chunk_of(K);
+  for (size_t i = 0; i < K; ++i) chunk_of[i] = static_cast<uint32_t>(i / L);
   for (size_t m = 0; m < M; ++m) {
     for (size_t i = 0; i < K; ++i) {
       const Op x = dec_a(acc.a(m, order[i]));
       const int32_t v = units(x, da);
       pl.a_pair[m * K2 + i / 2] |= pack(v, i & 1);
       pl.a_ind[m * K2 + i / 2] |= pack(v != 0, i & 1);
-      pl.a_bad[m * ch + i / L] |= x.bad ? 1 : 0;
+      pl.a_bad[m * ch + chunk_of[i]] |= x.bad ? 1 : 0;
     }
     for (size_t g = 0; g < KG; ++g) {
       const Scale s =
@@ -333,7 +336,7 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
       const size_t e = (nb * K2 + i / 2) * kLanes + lane;
       pl.b_pair[e] |= pack(v, i & 1);
       pl.b_ind[e] |= pack(v != 0, i & 1);
-      if (x.bad) pl.b_bad[nb * ch + i / L] |= bit;
+      if (x.bad) pl.b_bad[nb * ch + chunk_of[i]] |= bit;
     }
     for (size_t g = 0; g < KG; ++g) {
       const Scale s =
