@@ -151,6 +151,16 @@ GemmProblem make_problem(const MmaModel& mdl, Fmt af, Fmt bf, int M, int N,
                 ? (af == Fmt::kTF32 ? 0x80000000u : desc(af).sign_mask())
                 : 0;
   }
+  // Sums of negative zeros only (ZeroSign::kIeee gives -0): rows of A all
+  // -0, B without sign bits, C all -0 (below).
+  const bool neg_zero_sums = (r >> 32) % 4 == 1;
+  const uint64_t a_sign = af == Fmt::kTF32 ? 0x80000000u : desc(af).sign_mask();
+  const uint64_t b_sign = bf == Fmt::kTF32 ? 0x80000000u : desc(bf).sign_mask();
+  if (neg_zero_sums) {
+    for (int m = 1; m < M; m += 2)
+      for (int k = 0; k < K; ++k) a[size_t(m) * K + k] = a_sign;
+    for (auto& v : b) v &= ~b_sign;
+  }
   const bool a_kmajor = lay == GemmLayout::kTN || lay == GemmLayout::kTT;
   const bool b_kmajor = lay == GemmLayout::kTN || lay == GemmLayout::kNN;
   p.A.resize(a.size());
@@ -169,6 +179,7 @@ GemmProblem make_problem(const MmaModel& mdl, Fmt af, Fmt bf, int M, int N,
     v = c_value(g, mdl.c_fmt, specials);
     if (zero_c)
       v = (g.next() & 1) ? (mdl.c_fmt == Fmt::kF16 ? 0x8000 : 0x80000000u) : 0;
+    if (neg_zero_sums) v = mdl.c_fmt == Fmt::kF16 ? 0x8000 : 0x80000000u;
   }
   const int blk = scale_block(mdl.scales);
   if (blk > 0) {
