@@ -2,11 +2,15 @@
 // composition: per output element, fdpa_chain_reference (the 128-bit
 // fixed-point chain that test_mma_oracle.cpp checks against the
 // arbitrary-precision oracle) over row m of op(A) and column n of op(B).
-// Every eligible model and A/B format pair, every ISA this machine has, all
+// Every model of the table (issue 22: all must be covered, and no element
+// of a finite problem may take the reference) x its A/B format pairs x both
+// zero-exponent and both zero-sign rules, every ISA this machine has, all
 // four layouts, random shapes (N across the 16-column blocks, K of one to
-// several chunks), scales over their whole range, injected NaN/Inf codes
-// and over-wide codes, cancellation, all-zero rows of random signs (the
-// sum-of-zeros fallback), tiny and huge operands, a dominant C.
+// several instructions), scales over their whole range, injected NaN/Inf
+// codes and over-wide codes, cancellation, all-zero rows of random signs,
+// sums of negative zeros only, tiny and huge operands (overflow mid-chain),
+// a dominant C; then parameter sets beyond the table (F, rho, e_zero,
+// emulate_as, binary32 operands).
 #include <fmt/format.h>
 
 #include <algorithm>
