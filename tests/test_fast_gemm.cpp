@@ -2,21 +2,28 @@
 // composition: per output element, fdpa_chain_reference (the 128-bit
 // fixed-point chain that test_mma_oracle.cpp checks against the
 // arbitrary-precision oracle) over row m of op(A) and column n of op(B).
-// Every eligible model and A/B format pair, every ISA this machine has, all
+// Every model of the table (issue 22: all must be covered, and no element
+// of a finite problem may take the reference) x its A/B format pairs x both
+// zero-exponent and both zero-sign rules, every ISA this machine has, all
 // four layouts, random shapes (N across the 16-column blocks, K of one to
-// several chunks), scales over their whole range, injected NaN/Inf codes
-// and over-wide codes, cancellation, all-zero rows of random signs (the
-// sum-of-zeros fallback), tiny and huge operands, a dominant C.
+// several instructions), scales over their whole range, injected NaN/Inf
+// codes and over-wide codes, cancellation, all-zero rows of random signs,
+// sums of negative zeros only, tiny and huge operands (overflow mid-chain),
+// a dominant C; then parameter sets beyond the table (F, rho, e_zero,
+// emulate_as, binary32 operands).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <stdexcept>
 #include <vector>
 
 #include "conformance/splitmix64.h"
+#include "emu/convert.h"
 #include "emu/fast/fdpa_fast.h"
 #include "emu/fast/gemm_fast.h"
+#include "emu/fast/gemm_fast_impl.h"
 #include "emu/mma/gemm.h"
 #include "test_isas.h"
 #include "test_level.h"
@@ -64,6 +71,13 @@ uint64_t element(SplitMix64& g, Fmt f, int style) {
   return v;
 }
 
+// An A/B operand code as models take it (TF32: the f32 pattern, low 13 bits
+// zero; its over-wide codes have bit 32 set).
+uint64_t operand(SplitMix64& g, Fmt f, int style) {
+  const uint64_t v = element(g, f, style);
+  return f == Fmt::kTF32 ? v << 13 : v;
+}
+
 uint64_t scale_code(SplitMix64& g, Fmt f, bool specials) {
   const uint64_t r = g.next();
   if (f == Fmt::kE8M0) {
@@ -102,8 +116,11 @@ uint64_t c_value(SplitMix64& g, Fmt c, bool specials) {
 }
 
 // Logical operands a[m][k], b[n][k], stored per layout into p.
+// `finite`, when given, says whether the problem has no NaN/Inf or
+// over-wide code anywhere (operands, scales, C).
 GemmProblem make_problem(const MmaModel& mdl, Fmt af, Fmt bf, int M, int N,
-                         int K, GemmLayout lay, SplitMix64& g) {
+                         int K, GemmLayout lay, SplitMix64& g,
+                         bool* finite = nullptr) {
   GemmProblem p;
   p.M = M;
   p.N = N;
@@ -113,14 +130,17 @@ GemmProblem make_problem(const MmaModel& mdl, Fmt af, Fmt bf, int M, int N,
   p.b_fmt = bf;
   const uint64_t r = g.next();
   const bool specials = r % 6 == 0;
+  if (finite != nullptr) *finite = !specials;
   const int style = specials ? 4 : static_cast<int>((r >> 8) % 4);
   std::vector<uint64_t> a(size_t(M) * K), b(size_t(N) * K);
-  for (auto& v : a) v = element(g, af, style);
-  for (auto& v : b) v = element(g, bf, style);
+  for (auto& v : a) v = operand(g, af, style);
+  for (auto& v : b) v = operand(g, bf, style);
   if ((r >> 16) % 4 == 1) {  // cancellation pairs in k
     for (int n = 0; n < N; ++n) {
       for (int k = 1; k < K; k += 2) {
-        b[size_t(n) * K + k] = b[size_t(n) * K + k - 1] ^ desc(bf).sign_mask();
+        b[size_t(n) * K + k] =
+            b[size_t(n) * K + k - 1] ^
+            (bf == Fmt::kTF32 ? 0x80000000u : desc(bf).sign_mask());
       }
     }
     for (int m = 0; m < M; ++m)
@@ -130,7 +150,20 @@ GemmProblem make_problem(const MmaModel& mdl, Fmt af, Fmt bf, int M, int N,
   if ((r >> 20) % 4 == 1) {  // zero rows of A, random signs
     for (int m = 0; m < M; m += 2)
       for (int k = 0; k < K; ++k)
-        a[size_t(m) * K + k] = (g.next() & 1) ? desc(af).sign_mask() : 0;
+        a[size_t(m) * K + k] =
+            (g.next() & 1)
+                ? (af == Fmt::kTF32 ? 0x80000000u : desc(af).sign_mask())
+                : 0;
+  }
+  // Sums of negative zeros only (ZeroSign::kIeee gives -0): rows of A all
+  // -0, B without sign bits, C all -0 (below).
+  const bool neg_zero_sums = (r >> 32) % 4 == 1;
+  const uint64_t a_sign = af == Fmt::kTF32 ? 0x80000000u : desc(af).sign_mask();
+  const uint64_t b_sign = bf == Fmt::kTF32 ? 0x80000000u : desc(bf).sign_mask();
+  if (neg_zero_sums) {
+    for (int m = 1; m < M; m += 2)
+      for (int k = 0; k < K; ++k) a[size_t(m) * K + k] = a_sign;
+    for (auto& v : b) v &= ~b_sign;
   }
   const bool a_kmajor = lay == GemmLayout::kTN || lay == GemmLayout::kTT;
   const bool b_kmajor = lay == GemmLayout::kTN || lay == GemmLayout::kNN;
@@ -150,6 +183,7 @@ GemmProblem make_problem(const MmaModel& mdl, Fmt af, Fmt bf, int M, int N,
     v = c_value(g, mdl.c_fmt, specials);
     if (zero_c)
       v = (g.next() & 1) ? (mdl.c_fmt == Fmt::kF16 ? 0x8000 : 0x80000000u) : 0;
+    if (neg_zero_sums) v = mdl.c_fmt == Fmt::kF16 ? 0x8000 : 0x80000000u;
   }
   const int blk = scale_block(mdl.scales);
   if (blk > 0) {
@@ -186,6 +220,17 @@ std::vector<uint64_t> reference_gemm(const MmaModel& mdl,
       o.c_fmt = mdl.c_fmt;
       o.a = a;
       o.b = b;
+      // emulate_as: every operand converted exactly first (models.h).
+      std::vector<uint64_t> ea, eb;
+      if (mdl.emulate_as != Fmt::kF64) {
+        for (size_t k = 0; k < K; ++k) {
+          ea.push_back(convert(p.a_fmt, mdl.emulate_as, a[k]));
+          eb.push_back(convert(p.b_fmt, mdl.emulate_as, b[k]));
+        }
+        o.a_fmt = o.b_fmt = mdl.emulate_as;
+        o.a = ea;
+        o.b = eb;
+      }
       o.c = p.C[n * M + m];
       if (blk > 0) {
         o.has_scales = true;
@@ -205,14 +250,15 @@ size_t problems_per_pair() {
   return lv <= 0 ? 2 : lv == 1 ? 12 : 400;
 }
 
-bool kernel_format(Fmt f) {
-  return f == Fmt::kE4M3 || f == Fmt::kE5M2 || f == Fmt::kE3M2 ||
-         f == Fmt::kE2M3 || f == Fmt::kE2M1;
-}
-
 }  // namespace
 
-TEST_CASE("fast GEMM equals the reference composition on every eligible model",
+// Issue 22 (no silent fallback): every model of the table, each A/B
+// format pair it takes, under both zero-exponent and both zero-sign rules,
+// is covered by the fast GEMM, takes no element to the reference when the
+// problem is finite (overflow to Inf mid-chain included), and equals the
+// reference composition bit for bit on every ISA. A model or FdpaParams
+// field added without its fast step fails here.
+TEST_CASE("fast GEMM equals the reference composition on every model",
           "[fast][mma][gemm]") {
   SplitMix64 g(0x6E33);
   // Every ISA this build and CPU run: the scalar kernel and each SIMD
@@ -221,65 +267,71 @@ TEST_CASE("fast GEMM equals the reference composition on every eligible model",
   const GemmLayout lays[] = {GemmLayout::kTN, GemmLayout::kNN, GemmLayout::kNT,
                              GemmLayout::kTT};
   const int max_chunks = test::level() <= 0 ? 3 : 5;
-  size_t all_elems = 0, all_slow = 0;
+  size_t all_elems = 0, all_slow = 0, finite_slow = 0, pairs = 0;
   for (const MmaModel& model : mma_models()) {
-    if (model.emulate_as != Fmt::kF64) continue;
-    // Models with an instruction structure (C outside, k permutation) are
-    // the reference's alone.
-    if (model.fdpa.k_block != 0) continue;
-    for (ZeroSign zs : {ZeroSign::kIeee, ZeroSign::kPositive}) {
-      const MmaModel mdl = with_zero_rules(model, ZeroExp::kFixed, zs);
-      for (Fmt af : mdl.ab_formats) {
-        for (Fmt bf : mdl.ab_formats) {
-          if (!kernel_format(af) || !kernel_format(bf)) continue;
-          const std::string what =
-              fmt::format("{} {}x{}", mdl.name, desc(af).name, desc(bf).name);
-          INFO(what);
-          size_t fails = 0, elems = 0, slow = 0;
-          for (size_t i = 0; i < problems_per_pair(); ++i) {
-            const int M = 1 + static_cast<int>(below(g, 20));
-            const int N = 1 + static_cast<int>(below(g, 40));
-            const int K =
-                mdl.fdpa.L * (1 + static_cast<int>(below(g, max_chunks)));
-            const GemmProblem p =
-                make_problem(mdl, af, bf, M, N, K, lays[below(g, 4)], g);
-            REQUIRE(fast::gemm_covers(mdl, p));
-            const std::vector<uint64_t> ref = reference_gemm(mdl, p);
-            elems += ref.size();
-            for (fast::Isa isa : isas) {
-              size_t fb = 0;
-              const std::vector<uint64_t> got =
-                  fast::gemm_fast(mdl, p, isa, &fb);
-              if (isa == fast::Isa::kScalar) slow += fb;
-              for (size_t e = 0; e < ref.size(); ++e) {
-                if (got[e] != ref[e] && ++fails <= 5) {
+    // K a multiple of the instruction's k (and so of L).
+    const int unit = std::max(model.fdpa.L, model.fdpa.k_block);
+    for (ZeroExp ze : {ZeroExp::kFixed, ZeroExp::kOperandMin}) {
+      for (ZeroSign zs : {ZeroSign::kIeee, ZeroSign::kPositive}) {
+        const MmaModel mdl = with_zero_rules(model, ze, zs);
+        for (Fmt af : mdl.ab_formats) {
+          for (Fmt bf : mdl.ab_formats) {
+            const std::string what = fmt::format(
+                "{} {}x{} {}/{}", mdl.name, desc(af).name, desc(bf).name,
+                zero_exp_name(ze), zero_sign_name(zs));
+            INFO(what);
+            ++pairs;
+            size_t fails = 0, elems = 0, slow = 0;
+            for (size_t i = 0; i < problems_per_pair(); ++i) {
+              const int M = 1 + static_cast<int>(below(g, 20));
+              const int N = 1 + static_cast<int>(below(g, 40));
+              const int K = unit * (1 + static_cast<int>(below(g, max_chunks)));
+              bool finite = false;
+              const GemmProblem p = make_problem(mdl, af, bf, M, N, K,
+                                                 lays[below(g, 4)], g, &finite);
+              REQUIRE(fast::gemm_covers(mdl, p));
+              const std::vector<uint64_t> ref = reference_gemm(mdl, p);
+              elems += ref.size();
+              for (fast::Isa isa : isas) {
+                size_t fb = 0;
+                const std::vector<uint64_t> got =
+                    fast::gemm_fast(mdl, p, isa, &fb);
+                if (isa == fast::Isa::kScalar) slow += fb;
+                if (finite && fb != 0 && ++finite_slow <= 5)
                   UNSCOPED_INFO(fmt::format(
-                      "{} isa {} M{} N{} K{} {}: elem (m {}, n {}) fast {:#x} "
-                      "ref {:#x} c {:#x}",
-                      what, fast::isa_name(isa), M, N, K, layout_name(p.layout),
-                      e % M, e / M, got[e], ref[e], p.C[e]));
+                      "{} isa {}: {} elements of a finite problem through "
+                      "mma_dot",
+                      what, fast::isa_name(isa), fb));
+                for (size_t e = 0; e < ref.size(); ++e) {
+                  if (got[e] != ref[e] && ++fails <= 5) {
+                    UNSCOPED_INFO(fmt::format(
+                        "{} isa {} M{} N{} K{} {}: elem (m {}, n {}) fast "
+                        "{:#x} ref {:#x} c {:#x}",
+                        what, fast::isa_name(isa), M, N, K,
+                        layout_name(p.layout), e % M, e / M, got[e], ref[e],
+                        p.C[e]));
+                  }
                 }
               }
+              // The hook in gemm() takes the same path.
+              if (gemm(mdl, p) != ref && ++fails <= 5)
+                UNSCOPED_INFO("gemm() differs");
             }
-            // The hook in gemm() takes the same path.
-            if (gemm(mdl, p) != ref && ++fails <= 5)
-              UNSCOPED_INFO("gemm() differs");
+            CHECK(fails == 0);
+            CHECK(elems > 0);
+            CHECK(slow < elems);
+            all_elems += elems;
+            all_slow += slow;
           }
-          CHECK(fails == 0);
-          // The fast kernels take elements of every pair (specials, over-wide
-          // codes, overflow to Inf mid-chain and signed sums of zeros go to
-          // mma_dot).
-          CHECK(elems > 0);
-          CHECK(slow < elems);
-          all_elems += elems;
-          all_slow += slow;
         }
       }
     }
   }
   INFO(fmt::format("{} of {} elements through mma_dot", all_slow, all_elems));
-  CHECK(all_slow * 2 < all_elems);
-  std::printf("fast GEMM: checked on %s\n", test::isa_list().c_str());
+  CHECK(finite_slow == 0);
+  CHECK(all_slow * 4 < all_elems);
+  std::printf("fast GEMM: %zu model x format x zero-rule sets, checked on %s\n",
+              pairs, test::isa_list().c_str());
 }
 
 TEST_CASE("fast GEMM: coverage and the paths it leaves", "[fast][mma][gemm]") {
@@ -292,16 +344,21 @@ TEST_CASE("fast GEMM: coverage and the paths it leaves", "[fast][mma][gemm]") {
   p.split_k = 2;
   CHECK_FALSE(fast::gemm_covers(m, p));
   p.split_k = 1;
-  // C outside the FDPA / a k permutation / the operand-min zero rule: the
-  // reference composition.
-  CHECK_FALSE(fast::gemm_covers(*find_mma_model("sm90_mma_fp8_f32"), p));
-  CHECK_FALSE(fast::gemm_covers(*find_mma_model("sm90_mma_fp8_f16"), p));
-  CHECK_FALSE(fast::gemm_covers(
+  // C outside the FDPA, a k permutation, the operand-min zero rule, f16
+  // operands: the fast path too (issue 22).
+  CHECK(fast::gemm_covers(*find_mma_model("sm90_mma_fp8_f32"), p));
+  CHECK(fast::gemm_covers(*find_mma_model("sm90_mma_fp8_f16"), p));
+  CHECK(fast::gemm_covers(
       with_zero_rules(m, ZeroExp::kOperandMin, ZeroSign::kPositive), p));
   const MmaModel& h = *find_mma_model("sm90_wgmma_f16_f32");
   GemmProblem q = p;
   q.a_fmt = q.b_fmt = Fmt::kF16;
-  CHECK_FALSE(fast::gemm_covers(h, q));
+  CHECK(fast::gemm_covers(h, q));
+  // An instruction structure fdpa.cpp would refuse: K not a multiple of
+  // the instruction's k.
+  MmaModel odd = *find_mma_model("sm90_mma_fp8_f32");
+  odd.fdpa.k_block = 96;
+  CHECK_FALSE(fast::gemm_covers(odd, p));
   // K not a multiple of L: gemm() refuses before any path is chosen.
   GemmProblem bad = p;
   bad.K = 48;
@@ -323,8 +380,6 @@ TEST_CASE("fast GEMM equals the reference beyond the model table",
   // Parameter sets no shipped model has (F, rho, e_zero above the addend's
   // exponents), where covered; the rest must stay uncovered.
   SplitMix64 g(0x6E35);
-  const Fmt fmts[] = {Fmt::kE4M3, Fmt::kE5M2, Fmt::kE3M2, Fmt::kE2M3,
-                      Fmt::kE2M1};
   const AccRound rhos[] = {AccRound::kRzF32, AccRound::kRzE8M13,
                            AccRound::kRneF16};
   // Every ISA this build and CPU run: the scalar kernel and each SIMD
@@ -332,9 +387,15 @@ TEST_CASE("fast GEMM equals the reference beyond the model table",
   const std::vector<fast::Isa>& isas = test::isas();
   const size_t n = test::level() <= 0 ? 1 : test::level() == 1 ? 3 : 40;
   size_t covered = 0, fails = 0;
-  for (const char* base : {"sm100_tcgen05_f8f6f4_f32", "sm100_tcgen05_mxf8f6f4",
-                           "sm100_tcgen05_mxf4nvf4_4x", "sm100_tcgen05_mxf4"}) {
-    for (int F : {3, 13, 25, 35}) {
+  // f16/tf32 inputs with F = 3 (below the product's fraction bits) and F
+  // = 48 take the wide (int64) kernel; the fp8 bases also run through
+  // emulate_as = f16 (the operands converted exactly first).
+  size_t wide = 0, f32_sets = 0;
+  for (const char* base :
+       {"sm100_tcgen05_f8f6f4_f32", "sm100_tcgen05_mxf8f6f4",
+        "sm100_tcgen05_mxf4nvf4_4x", "sm100_tcgen05_mxf4", "sm90_wgmma_f16_f32",
+        "sm90_wgmma_tf32_f32", "sm90_mma_fp8_f16", "sm90_mma_fp8_f32"}) {
+    for (int F : {3, 13, 25, 35, 48}) {
       for (AccRound rho : rhos) {
         for (int e_zero : {-139, -21, 0}) {
           MmaModel mdl = *find_mma_model(base);
@@ -342,15 +403,31 @@ TEST_CASE("fast GEMM equals the reference beyond the model table",
           mdl.fdpa.rho = rho;
           mdl.fdpa.e_zero = e_zero;
           mdl.c_fmt = rho == AccRound::kRneF16 ? Fmt::kF16 : Fmt::kF32;
-          const Fmt af = fmts[below(g, 5)], bf = fmts[below(g, 5)];
+          // binary32 operands (no table model has them yet: AMD MFMA f32
+          // forms): the tf32 base with f32 A/B.
+          static constexpr Fmt kF32Only[] = {Fmt::kF32};
+          if (mdl.name == "sm90_wgmma_tf32_f32" && (g.next() & 1) != 0)
+            mdl.ab_formats = kF32Only;
+          const auto fmts = mdl.ab_formats;
+          const Fmt af = fmts[below(g, fmts.size())];
+          const Fmt bf = fmts[below(g, fmts.size())];
+          if (mdl.fdpa.G == 0 && desc(af).bits <= 8 && desc(bf).bits <= 8 &&
+              (g.next() & 1) != 0)
+            mdl.emulate_as = Fmt::kF16;
+          const int unit = std::max(mdl.fdpa.L, mdl.fdpa.k_block);
           for (size_t i = 0; i < n; ++i) {
             const int M = 1 + static_cast<int>(below(g, 9));
             const int N = 1 + static_cast<int>(below(g, 33));
-            const int K = mdl.fdpa.L * (1 + static_cast<int>(below(g, 3)));
+            const int K = unit * (1 + static_cast<int>(below(g, 3)));
             const GemmProblem p =
                 make_problem(mdl, af, bf, M, N, K, GemmLayout::kTN, g);
             if (!fast::gemm_covers(mdl, p)) continue;
             ++covered;
+            f32_sets += af == Fmt::kF32 ? 1 : 0;
+            wide +=
+                mdl.fdpa.G == 0 && !fast::gemm_detail::t_fits_int32(mdl, af, bf)
+                    ? 1
+                    : 0;
             const std::vector<uint64_t> ref = reference_gemm(mdl, p);
             for (fast::Isa isa : isas) {
               const std::vector<uint64_t> got = fast::gemm_fast(mdl, p, isa);
@@ -370,6 +447,8 @@ TEST_CASE("fast GEMM equals the reference beyond the model table",
   }
   CHECK(fails == 0);
   CHECK(covered > 0);
+  CHECK(wide > 0);
+  CHECK(f32_sets > 0);
   std::printf("fast GEMM parameter sets: checked on %s\n",
               test::isa_list().c_str());
 }

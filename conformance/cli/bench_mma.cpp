@@ -9,6 +9,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "conformance/cli/bench_common.h"
@@ -16,6 +17,7 @@
 #include "emu/fast/gemm_fast.h"
 #include "emu/mma/gemm.h"
 #include "emu/mma/models.h"
+#include "emu/unpack.h"
 
 namespace mxc::cli::bench {
 namespace {
@@ -26,15 +28,53 @@ fdpa_oracle::Params oracle_params(const MmaModel& m) {
   p.G = m.fdpa.G;
   p.F = m.fdpa.F;
   p.e_zero = m.fdpa.e_zero;
-  p.rho = m.fdpa.rho == AccRound::kRzE8M13 ? fdpa_oracle::Rho::RzE8M13
-                                           : fdpa_oracle::Rho::RzF32;
+  p.rho = m.fdpa.rho == AccRound::kRzE8M13  ? fdpa_oracle::Rho::RzE8M13
+          : m.fdpa.rho == AccRound::kRneF16 ? fdpa_oracle::Rho::RneF16
+                                            : fdpa_oracle::Rho::RzF32;
+  p.zero_exp = m.fdpa.zero_exp == ZeroExp::kOperandMin
+                   ? fdpa_oracle::Params::ZeroExp::OperandMin
+                   : fdpa_oracle::Params::ZeroExp::Fixed;
+  p.zero_sign = m.fdpa.zero_sign == ZeroSign::kIeee
+                    ? fdpa_oracle::Params::ZeroSign::Ieee
+                    : fdpa_oracle::Params::ZeroSign::Positive;
+  p.k_block = m.fdpa.k_block;
+  p.k_period = m.fdpa.k_period;
+  p.k_run = m.fdpa.k_run;
+  p.c_outside = m.fdpa.c_outside;
   return p;
 }
 
-// gemm() on M = N = 128, K = 1024 (TN, random finite operands, scales
-// around 1, random C) against the oracle on `ocalls` of its output elements,
-// whose results must agree bit for bit (a mismatch is printed).
-void gemm_row(const MmaModel& m, size_t scale, SplitMix64& g) {
+// A finite operand code of `f` (TF32: an f32 pattern with the low 13 bits
+// zero), |value| in [2^-8, 2^8) or zero, so no chain overflows.
+uint64_t bench_operand(SplitMix64& g, Fmt f) {
+  const Fmt code_fmt = f;
+  const int shift = f == Fmt::kTF32 ? 13 : 0;
+  for (;;) {
+    const uint64_t v = g.next() & desc(code_fmt).storage_mask();
+    const Unpacked u = unpack(code_fmt, v);
+    if (u.cls == Class::kZero) return v << shift;
+    if (u.cls != Class::kNormal && u.cls != Class::kSubnormal) continue;
+    const int e = u.exp + static_cast<int>(std::bit_width(u.sig)) - 1;
+    if (e >= -8 && e < 8) return v << shift;
+  }
+}
+
+// A finite C near 2^-7 in c_fmt.
+uint64_t bench_c(SplitMix64& g, Fmt c) {
+  if (c == Fmt::kF16) return (g.next() & 0x83FF) | (8u << 10);
+  return (g.next() & 0x807FFFFFu) | (120u << 23);
+}
+
+struct GemmRate {
+  std::string name;
+  double rate;
+};
+
+// gemm() on M = N = 128, K = 1024 (TN, the model's first A/B format,
+// random finite operands, scales around 1, random C) against the exact
+// oracle on `ocalls` of its output elements, which must agree bit for bit
+// (a mismatch is printed). Returns the products per second of gemm().
+double gemm_row(const MmaModel& m, size_t scale, SplitMix64& g) {
   const Fmt f = m.ab_formats[0];
   const int blk = scale_block(m.scales);
   GemmProblem p;
@@ -44,10 +84,10 @@ void gemm_row(const MmaModel& m, size_t scale, SplitMix64& g) {
   const size_t M = 128, N = 128, K = 1024;
   p.A.resize(M * K);
   p.B.resize(N * K);
-  for (auto& v : p.A) v = g.next() & desc(f).storage_mask() & ~uint64_t{0x40};
-  for (auto& v : p.B) v = g.next() & desc(f).storage_mask() & ~uint64_t{0x40};
+  for (auto& v : p.A) v = bench_operand(g, f);
+  for (auto& v : p.B) v = bench_operand(g, f);
   p.C.resize(M * N);
-  for (auto& v : p.C) v = (g.next() & 0x807FFFFFu) | (120u << 23);
+  for (auto& v : p.C) v = bench_c(g, m.c_fmt);
   if (blk > 0) {
     p.SA.resize(M * (K / blk));
     p.SB.resize(N * (K / blk));
@@ -60,10 +100,10 @@ void gemm_row(const MmaModel& m, size_t scale, SplitMix64& g) {
   const double t = seconds([&] {
     for (size_t r = 0; r < reps; ++r) D = gemm(m, p);
   });
-  const fdpa_oracle::Params op = oracle_params(m);
+  fdpa_oracle::Params op = oracle_params(m);
   fdpa_oracle::Operands o;
   o.a_fmt = o.b_fmt = std::string(desc(f).name);
-  o.c_fmt = "f32";
+  o.c_fmt = std::string(desc(m.c_fmt).name);
   if (blk > 0) {
     o.scale_fmt = std::string(desc(scale_format(m.scales)).name);
     o.scale_block = blk;
@@ -88,14 +128,15 @@ void gemm_row(const MmaModel& m, size_t scale, SplitMix64& g) {
     bt += seconds([&] { d = fdpa_oracle::fdpa_chain(op, o); });
     mismatches += d != D[w] ? 1 : 0;
   }
-  row(fmt::format("mma {} gemm 128x128x1024 [{}] (products)", m.name,
-                  fast::isa_name(fast::best_gemm_isa()))
+  row(fmt::format("mma {} gemm 128x128x1024 {} [{}] (products)", m.name,
+                  desc(f).name, fast::isa_name(fast::best_gemm_isa()))
           .c_str(),
       double(reps) * M * N * K, t, "exact reference (Boost)",
       double(ocalls) * K, bt);
   if (mismatches != 0)
     fmt::print("  MISMATCH: {} of {} sampled elements differ from the oracle\n",
                mismatches, ocalls);
+  return double(reps) * M * N * K / t;
 }
 
 }  // namespace
@@ -147,8 +188,18 @@ void mma_rows(size_t scale, SplitMix64& g) {
         bt);
     if (sink == 42) fmt::print(" ");
   }
-  // 3. Whole GEMMs through gemm() (the batched path) vs the same oracle.
-  for (const char* name : mma_names) gemm_row(*find_mma_model(name), scale, g);
+  // 3. Whole GEMMs through gemm() (the batched path) vs the same oracle,
+  // one row per model, then each model's rate as a share of the fastest
+  // (issue 22: every model >= 50%).
+  std::vector<GemmRate> rates;
+  for (const MmaModel& m : mma_models())
+    rates.push_back({std::string(m.name), gemm_row(m, scale, g)});
+  double best = 0;
+  for (const GemmRate& r : rates) best = std::max(best, r.rate);
+  fmt::print("mma gemm rate / fastest model's ({:.3e}/s):\n", best);
+  for (const GemmRate& r : rates)
+    fmt::print("  {:<34} {:>12.3e}/s   {:>5.1f}%\n", r.name, r.rate,
+               100 * r.rate / best);
 }
 
 }  // namespace mxc::cli::bench

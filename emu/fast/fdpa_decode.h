@@ -34,8 +34,32 @@ bool elem_ok(Fmt f);
 // special; callers range-check codes first.
 const DecTable& decode_table(Fmt f);
 
-// fdpa_round_sum (emu/mma/fdpa.h) of |sum| = mag * 2^exp (mag > 0), with the
-// common case (a normal binary32 result under RZ) packed directly.
+// The accumulator format of an AccRound as the integer packers see it: P
+// fraction bits, the least normal exponent, round to nearest even or toward
+// zero, the code of +Inf before out_shift, the left shift that stores it in
+// the C/D format (E8M13 sits in the top of a binary32) and the sign bit.
+struct AccFormat {
+  int P;
+  int32_t emin;
+  bool rne;
+  uint64_t inf;
+  int out_shift;
+  int sign_bit;
+};
+constexpr AccFormat acc_format_of(AccRound rho) {
+  switch (rho) {
+    case AccRound::kRzE8M13:
+      return {13, -126, false, uint64_t{0xFF} << 13, 10, 31};
+    case AccRound::kRneF16:
+      return {10, -14, true, uint64_t{0x1F} << 10, 0, 15};
+    case AccRound::kRzF32:
+      break;
+  }
+  return {23, -126, false, uint64_t{0xFF} << 23, 0, 31};
+}
+
+// fdpa_round_sum (emu/mma/fdpa.h) of |sum| = mag * 2^exp, 0 < mag < 2^63
+// (exact: no sticky bit), in integers for every AccRound.
 uint64_t finish_sum(AccRound rho, bool neg, int32_t exp, uint64_t mag);
 
 }  // namespace mxc::fast::detail

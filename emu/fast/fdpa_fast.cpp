@@ -79,22 +79,34 @@ Addend read_c(Fmt f, uint64_t c) {
   return a;
 }
 
-// fdpa_round_sum (emu/mma/fdpa.h), with the common case (a normal binary32
-// result under RZ) packed directly.
-uint64_t finish(AccRound rho, bool neg, int32_t exp, uint64_t mag) {
-  if (rho != AccRound::kRneF16) {
-    const int bw = static_cast<int>(std::bit_width(mag));
-    const int32_t top = exp + bw - 1;
-    if (top >= -126 && top <= 127) {
-      const uint64_t m24 = bw > 24 ? mag >> (bw - 24) : mag << (24 - bw);
-      uint64_t bits = (uint64_t{neg} << 31) |
-                      (static_cast<uint64_t>(top + 127) << 23) |
-                      (m24 & 0x7FFFFF);
-      if (rho == AccRound::kRzE8M13) bits &= ~uint64_t{0x3FF};
-      return bits;
+// fdpa_round_sum (emu/mma/fdpa.h) for |sum| = mag * 2^q, 0 < mag < 2^63,
+// in integers for every AccRound (no sticky bit is needed: mag is exact).
+// The result's exponent E = max(top, emin) fixes the unit 2^(E - P) of the
+// significand m (P fraction bits); then the code is ((E - emin) << P) + m,
+// which is right for subnormals (E = emin, m < 2^P), for normals (m in
+// [2^P, 2^(P+1)): the implicit bit adds one to the exponent field) and for
+// a rounding carry into the next binade; a code at or above Inf's is Inf
+// (overflow to Inf under RZ too, as fdpa_round_sum).
+uint64_t finish(AccRound rho, bool neg, int32_t q, uint64_t mag) {
+  const detail::AccFormat a = detail::acc_format_of(rho);
+  const int32_t bw = static_cast<int32_t>(std::bit_width(mag));
+  const int32_t e = std::max(q + bw - 1, a.emin);
+  const int32_t sh = q - (e - a.P);
+  uint64_t m = 0;
+  if (sh >= 0) {
+    m = mag << sh;
+  } else if (sh > -64) {
+    const int r = -sh;
+    m = mag >> r;
+    if (a.rne) {
+      const uint64_t rem = mag & ((uint64_t{1} << r) - 1);
+      const uint64_t half = uint64_t{1} << (r - 1);
+      if (rem > half || (rem == half && (m & 1) != 0)) ++m;
     }
-  }
-  return fdpa_round_sum(rho, neg, exp, mag, false);
+  }  // else: below half the smallest unit (mag < 2^63), 0 under RZ and RNE
+  uint64_t bits = (static_cast<uint64_t>(e - a.emin) << a.P) + m;
+  bits = std::min(bits, a.inf);
+  return (bits << a.out_shift) | (uint64_t{neg} << a.sign_bit);
 }
 
 // Aligned, truncated term: floor(mag * 2^sh) (sh < 0: right shift).

@@ -3,12 +3,16 @@
 #include <algorithm>
 #include <bit>
 #include <climits>
+#include <cmath>
 #include <cstdlib>
 #include <span>
 
+#include "emu/arith.h"
+#include "emu/convert.h"
 #include "emu/fast/fdpa_decode.h"
 #include "emu/fast/gemm_fast_impl.h"
 #include "emu/round_pack.h"
+#include "emu/unpack.h"
 
 namespace mxc::fast {
 
@@ -45,38 +49,111 @@ struct Access {
   }
 };
 
-// One decoded operand of a row of A or a column of B.
-struct Elem {
-  bool bad;
-  bool zero;
-  int32_t val;  // T/ST: +-(sig << shift); GST: signed value in units
-  int32_t exp;  // T/ST: alignment exponent (+ scale), kZeroExp for zero
+// The alignment exponent of a zero operand, scale or addend under
+// ZeroExp::kOperandMin (fdpa.cpp kOperandMinZeroExp, MMA-Sim HEAD).
+constexpr int32_t kOperandMinZero = -126;
+
+// One A/B operand as fdpa.cpp's read() sees it, after emulate_as: |v| =
+// sig * 2^(exp - frac) with frac the format's fraction bits; exp is the
+// alignment exponent (the format's emin for subnormals and zeros).
+struct Op {
+  bool bad;  // NaN, Inf, or a code wider than its format
+  bool neg;
+  uint32_t sig;
+  int32_t exp;
 };
 
-Elem decode_elem(const GemmPlan& pl, Fmt f, const DecTable& t, uint64_t code,
-                 int32_t scale_exp, int shift) {
-  const FormatDesc& d = desc(f);
-  const detail::Dec& x = t[code & 0xFF];
-  Elem e{code > d.storage_mask() || x.special != 0, x.sig == 0, 0, kZeroExp};
-  if (pl.gst) {
-    const int32_t v = int32_t{x.sig} << (x.lsb - (d.emin() - d.man_bits));
-    e.val = x.neg ? -v : v;
-  } else {
-    const int32_t v = int32_t{x.sig} << shift;
-    e.val = x.neg ? -v : v;
-    if (x.sig != 0) e.exp = x.exp + scale_exp;
-  }
-  return e;
+// The format an operand of `f` is read in (emulate_as, when the model has
+// one: mma_dot converts every operand exactly first).
+Fmt read_format(Fmt f, Fmt emulate_as) {
+  return emulate_as == Fmt::kF64 ? f : emulate_as;
 }
+
+// Decodes the A or B operands of one problem: the format's fields fetched
+// once, then per code a 256-entry table (formats of 8 bits or fewer), the
+// IEEE field split (f16, bf16, tf32 and any format with Inf), or the shared
+// decoder unpack() for the rest.
+class Decoder {
+ public:
+  Decoder(Fmt f, Fmt emulate_as)
+      : f_(f),
+        emu_(emulate_as),
+        rf_(read_format(f, emulate_as)),
+        d_(desc(rf_)),
+        table_(elem_ok(rf_) ? &detail::decode_table(rf_) : nullptr),
+        ieee_(d_.specials == Specials::kIeee),
+        tf32_(rf_ == Fmt::kTF32),
+        wide_mask_(f == Fmt::kTF32 ? ~uint64_t{0xFFFFFFFF}
+                                   : ~desc(f).storage_mask()) {}
+
+  Op operator()(uint64_t code) const {
+    // A code wider than its format (TF32: a 32-bit f32 pattern) is the
+    // reference's (it reads only the format's bits).
+    if ((code & wide_mask_) != 0) return Op{true, false, 0, 0};
+    if (emu_ != Fmt::kF64) code = convert(f_, emu_, code);
+    if (tf32_) code >>= 13;  // f32 bits truncated to TF32 (read())
+    if (table_ != nullptr) {
+      const detail::Dec& x = (*table_)[code & 0xFF];
+      return Op{x.special != 0, x.neg != 0, x.sig, x.exp};
+    }
+    if (ieee_) {
+      const int man = d_.man_bits;
+      const uint64_t emask = (uint64_t{1} << d_.exp_bits) - 1;
+      const uint64_t e = (code >> man) & emask;
+      const uint64_t frac = code & ((uint64_t{1} << man) - 1);
+      const bool neg = ((code >> (man + d_.exp_bits)) & 1) != 0;
+      if (e == emask) return Op{true, neg, 0, 0};
+      if (e == 0) return Op{false, neg, static_cast<uint32_t>(frac), d_.emin()};
+      return Op{false, neg, static_cast<uint32_t>(frac | (uint64_t{1} << man)),
+                static_cast<int32_t>(e) - d_.bias};
+    }
+    const Unpacked u = unpack(rf_, code);
+    Op o{u.cls == Class::kNaN || u.cls == Class::kInf, u.sign, 0, d_.emin()};
+    if (u.cls == Class::kNormal || u.cls == Class::kSubnormal) {
+      o.sig = static_cast<uint32_t>(u.sig);
+      o.exp = u.exp + d_.man_bits;
+    }
+    return o;
+  }
+
+ private:
+  Fmt f_, emu_, rf_;
+  const FormatDesc& d_;
+  const DecTable* table_;
+  bool ieee_, tf32_;
+  uint64_t wide_mask_;
+};
 
 struct Scale {
   bool bad;
   int32_t sig, exp;
 };
 
-Scale decode_scale(const DecTable& t, uint64_t code) {
+// A scale code (E8M0, UE4M3: sign bit ignored); a zero scale aligns at
+// -126 under kOperandMin (and is a zero term under kFixed).
+Scale decode_scale(const DecTable& t, uint64_t code, bool operand_min) {
   const detail::Dec& x = t[code & 0xFF];
-  return Scale{code > 0xFF || x.special != 0, x.sig, x.exp};
+  const int32_t e = x.sig == 0 && operand_min ? kOperandMinZero : x.exp;
+  return Scale{code > 0xFF || x.special != 0, x.sig, e};
+}
+
+// The visiting order of k (fdpa.cpp run_chain): order[i] is the k taken
+// i-th. Within each instruction of k_block elements with k_period > 0: the
+// k with (k mod k_period) in [0, k_run) first, then [k_run, 2 k_run), ...
+std::vector<size_t> visit_order(const FdpaParams& f, size_t K) {
+  std::vector<size_t> order(K);
+  for (size_t k = 0; k < K; ++k) order[k] = k;
+  if (f.k_block <= 0 || f.k_period <= 0) return order;
+  const size_t kb = static_cast<size_t>(f.k_block);
+  const size_t period = static_cast<size_t>(f.k_period);
+  const size_t run = static_cast<size_t>(f.k_run);
+  size_t i = 0;
+  for (size_t i0 = 0; i0 < K; i0 += kb)
+    for (size_t r0 = 0; r0 < period; r0 += run)
+      for (size_t k = i0; k < i0 + kb; ++k)
+        if ((k - i0) % period >= r0 && (k - i0) % period < r0 + run)
+          order[i++] = k;
+  return order;
 }
 
 GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
@@ -87,33 +164,53 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
   pl.G = f.G;
   pl.F = f.F;
   pl.e_zero = f.e_zero;
+  pl.zero_exp = f.zero_exp;
+  pl.zero_sign = f.zero_sign;
+  const bool opmin = f.zero_exp == ZeroExp::kOperandMin;
+  pl.c_zero_exp = opmin ? kOperandMinZero : f.e_zero;
   pl.rho = f.rho;
   pl.c_fmt = mdl.c_fmt;
   const FormatDesc& dc = desc(mdl.c_fmt);
   pl.c_frac = dc.man_bits;
   pl.c_ebits = dc.exp_bits;
   pl.c_bias = dc.bias;
+  pl.c_sign = static_cast<uint32_t>(dc.sign_mask());
+  pl.c_nan = static_cast<uint32_t>(canonical_nan(mdl.c_fmt));
   pl.M = static_cast<size_t>(p.M);
   pl.N = static_cast<size_t>(p.N);
   pl.K = static_cast<size_t>(p.K);
   pl.chunks = pl.K / static_cast<size_t>(pl.L);
   pl.nblocks = (pl.N + kLanes - 1) / kLanes;
-  const FormatDesc& da = desc(p.a_fmt);
-  const FormatDesc& db = desc(p.b_fmt);
+  if (f.k_block > 0) pl.chunks_per_instr = static_cast<size_t>(f.k_block / f.L);
+  pl.c_outside = f.c_outside;
+  const Fmt af = read_format(p.a_fmt, mdl.emulate_as);
+  const Fmt bf = read_format(p.b_fmt, mdl.emulate_as);
+  const FormatDesc& da = desc(af);
+  const FormatDesc& db = desc(bf);
   const bool scaled = mdl.scales != ScaleKind::kNone;
   const size_t blk = scaled ? static_cast<size_t>(scale_block(mdl.scales)) : 1;
   const size_t nkb = pl.K / blk;
   const Fmt sf = scale_format(mdl.scales);
+  const int sfrac = scaled ? desc(sf).man_bits : 0;
   if (pl.gst) {
     const int base = da.emin() + db.emin() - da.man_bits - db.man_bits;
-    pl.s0 = pl.F + base - 2 * desc(sf).man_bits;
+    pl.s0 = pl.F + base - 2 * sfrac;
   } else {
-    pl.s0 = pl.F - da.man_bits - db.man_bits;
+    pl.s0 = pl.F - da.man_bits - db.man_bits - 2 * sfrac;
+    pl.wide = !gemm_detail::t_fits_int32(mdl, p.a_fmt, p.b_fmt);
+    if (!pl.wide) {
+      const uint64_t ssig = scaled ? max_sig(sf) : 1;
+      const uint64_t term =
+          ((max_sig(af) * ssig) << pl.s0) * max_sig(bf) * ssig;
+      pl.sum32 = pl.F + 1 <= 30 && term * static_cast<uint64_t>(pl.L) +
+                                           (uint64_t{1} << (pl.F + 1)) <
+                                       (uint64_t{1} << 31);
+    }
   }
-  const DecTable& ta = detail::decode_table(p.a_fmt);
-  const DecTable& tb = detail::decode_table(p.b_fmt);
   const DecTable& ts = detail::decode_table(scaled ? sf : Fmt::kE8M0);
   const Access acc(p);
+  const Decoder dec_a(p.a_fmt, mdl.emulate_as), dec_b(p.b_fmt, mdl.emulate_as);
+  const std::vector<size_t> order = visit_order(f, pl.K);
   const size_t M = pl.M, K = pl.K, L = static_cast<size_t>(pl.L);
   const size_t NB = pl.nblocks, ch = pl.chunks;
   pl.a_bad.assign(M * ch, 0);
@@ -122,50 +219,77 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
   pl.b_zero.assign(NB * ch, 0);
 
   if (!pl.gst) {
-    // Scale exponents fold into the element exponents (E8M0: sig 1).
+    // Element i of a row / column is k = order[i]; its scale that of k.
+    const int shift = pl.wide ? 0 : pl.s0;
     pl.a_val.assign(M * K, 0);
     pl.a_exp.assign(M * K, kZeroExp);
+    pl.a_sgn.assign(M * K, 0);
     pl.b_val.assign(NB * K * kLanes, 0);
     pl.b_exp.assign(NB * K * kLanes, kZeroExp);
+    pl.b_sgn.assign(NB * K * kLanes, 0);
+    // val = +-(sig * sig_S) << shift; exp = e + e_S, or the zero rule's.
+    const auto elem = [&](const Op& x, const Scale& s, int sh, int32_t& val,
+                          int32_t& exp) {
+      const int32_t mag = static_cast<int32_t>(x.sig) * s.sig;
+      val = (x.neg ? -mag : mag) * (int32_t{1} << sh);
+      if (mag != 0) {
+        exp = x.exp + s.exp;
+      } else if (opmin) {
+        exp = (x.sig == 0 ? kOperandMinZero : x.exp) + s.exp;
+      } else {
+        exp = kZeroExp;
+      }
+      return mag == 0;
+    };
+    // Row by row, chunk by chunk (no division per element); the operand
+    // codes of a row or column gathered first (the layout's stride once).
+    // The scale of element i is that of k = order[i]; its block k / blk.
+    std::vector<uint64_t> codes(K);
+    std::vector<uint32_t> sblk(K);
+    for (size_t i = 0; i < K; ++i)
+      sblk[i] = static_cast<uint32_t>(order[i] / blk);
     for (size_t m = 0; m < M; ++m) {
-      for (size_t k = 0; k < K; ++k) {
-        bool sbad = false;
-        int32_t sexp = 0;
-        if (scaled) {
-          const Scale s = decode_scale(ts, p.SA[m * nkb + k / blk]);
-          sbad = s.bad;
-          sexp = s.exp;
+      for (size_t i = 0; i < K; ++i) codes[i] = acc.a(m, order[i]);
+      for (size_t j = 0; j < ch; ++j) {
+        bool bad = false, zero_any = false;
+        for (size_t i = j * L; i < (j + 1) * L; ++i) {
+          Scale s{false, 1, 0};
+          if (scaled) s = decode_scale(ts, p.SA[m * nkb + sblk[i]], opmin);
+          const Op x = dec_a(codes[i]);
+          zero_any |=
+              elem(x, s, shift, pl.a_val[m * K + i], pl.a_exp[m * K + i]);
+          pl.a_sgn[m * K + i] = x.neg ? 1 : 0;
+          bad |= x.bad || s.bad;
         }
-        const Elem e = decode_elem(pl, p.a_fmt, ta, acc.a(m, k), sexp, pl.s0);
-        pl.a_val[m * K + k] = e.val;
-        pl.a_exp[m * K + k] = e.exp;
-        pl.a_bad[m * ch + k / L] |= (e.bad || sbad) ? 1 : 0;
-        pl.a_zero[m * ch + k / L] |= e.zero ? 1 : 0;
+        pl.a_bad[m * ch + j] = bad ? 1 : 0;
+        pl.a_zero[m * ch + j] = zero_any && !opmin ? 1 : 0;
       }
     }
     for (size_t n = 0; n < pl.N; ++n) {
       const size_t nb = n / kLanes, lane = n % kLanes;
       const auto bit = static_cast<uint16_t>(1u << lane);
-      for (size_t k = 0; k < K; ++k) {
-        bool sbad = false;
-        int32_t sexp = 0;
-        if (scaled) {
-          const Scale s = decode_scale(ts, p.SB[n * nkb + k / blk]);
-          sbad = s.bad;
-          sexp = s.exp;
+      for (size_t i = 0; i < K; ++i) codes[i] = acc.b(order[i], n);
+      for (size_t j = 0; j < ch; ++j) {
+        bool bad = false, zero_any = false;
+        for (size_t i = j * L; i < (j + 1) * L; ++i) {
+          Scale s{false, 1, 0};
+          if (scaled) s = decode_scale(ts, p.SB[n * nkb + sblk[i]], opmin);
+          const Op x = dec_b(codes[i]);
+          const size_t e = (nb * K + i) * kLanes + lane;
+          // B carries no shift: one multiply gives the shifted product.
+          zero_any |= elem(x, s, 0, pl.b_val[e], pl.b_exp[e]);
+          pl.b_sgn[e] = x.neg ? 1 : 0;
+          bad |= x.bad || s.bad;
         }
-        const Elem e = decode_elem(pl, p.b_fmt, tb, acc.b(k, n), sexp, 0);
-        const size_t i = (nb * K + k) * kLanes + lane;
-        pl.b_val[i] = e.val;
-        pl.b_exp[i] = e.exp;
-        if (e.bad || sbad) pl.b_bad[nb * ch + k / L] |= bit;
-        if (e.zero) pl.b_zero[nb * ch + k / L] |= bit;
+        if (bad) pl.b_bad[nb * ch + j] |= bit;
+        if (zero_any && !opmin) pl.b_zero[nb * ch + j] |= bit;
       }
     }
     return pl;
   }
 
-  // GST-FDPA.
+  // GST-FDPA (groups of G visited k; a group's scales are those of its
+  // first visited k, as fdpa.cpp after the permutation).
   const size_t G = static_cast<size_t>(pl.G), K2 = K / 2, KG = K / G;
   pl.a_pair.assign(M * K2, 0);
   pl.a_ind.assign(M * K2, 0);
@@ -179,16 +303,25 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
     return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint16_t>(v))
                                 << (16 * half));
   };
+  // The operand in units of 2^(emin - frac).
+  const auto units = [](const Op& x, const FormatDesc& d) {
+    const int32_t v = static_cast<int32_t>(x.sig) << (x.exp - d.emin());
+    return x.neg ? -v : v;
+  };
+  // Element i's chunk, read from a table (no division per element).
+  std::vector<uint32_t> chunk_of(K);
+  for (size_t i = 0; i < K; ++i) chunk_of[i] = static_cast<uint32_t>(i / L);
   for (size_t m = 0; m < M; ++m) {
-    for (size_t k = 0; k < K; ++k) {
-      const Elem e = decode_elem(pl, p.a_fmt, ta, acc.a(m, k), 0, 0);
-      pl.a_pair[m * K2 + k / 2] |= pack(e.val, k & 1);
-      pl.a_ind[m * K2 + k / 2] |= pack(e.val != 0, k & 1);
-      pl.a_bad[m * ch + k / L] |= e.bad ? 1 : 0;
+    for (size_t i = 0; i < K; ++i) {
+      const Op x = dec_a(acc.a(m, order[i]));
+      const int32_t v = units(x, da);
+      pl.a_pair[m * K2 + i / 2] |= pack(v, i & 1);
+      pl.a_ind[m * K2 + i / 2] |= pack(v != 0, i & 1);
+      pl.a_bad[m * ch + chunk_of[i]] |= x.bad ? 1 : 0;
     }
     for (size_t g = 0; g < KG; ++g) {
-      // The group's scales are those of its first k (fdpa.cpp).
-      const Scale s = decode_scale(ts, p.SA[m * nkb + g * G / blk]);
+      const Scale s =
+          decode_scale(ts, p.SA[m * nkb + order[g * G] / blk], opmin);
       pl.a_ssig[m * KG + g] = s.sig;
       pl.a_sexp[m * KG + g] = s.exp;
       pl.a_bad[m * ch + g * G / L] |= s.bad ? 1 : 0;
@@ -197,18 +330,20 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
   for (size_t n = 0; n < pl.N; ++n) {
     const size_t nb = n / kLanes, lane = n % kLanes;
     const auto bit = static_cast<uint16_t>(1u << lane);
-    for (size_t k = 0; k < K; ++k) {
-      const Elem e = decode_elem(pl, p.b_fmt, tb, acc.b(k, n), 0, 0);
-      const size_t i = (nb * K2 + k / 2) * kLanes + lane;
-      pl.b_pair[i] |= pack(e.val, k & 1);
-      pl.b_ind[i] |= pack(e.val != 0, k & 1);
-      if (e.bad) pl.b_bad[nb * ch + k / L] |= bit;
+    for (size_t i = 0; i < K; ++i) {
+      const Op x = dec_b(acc.b(order[i], n));
+      const int32_t v = units(x, db);
+      const size_t e = (nb * K2 + i / 2) * kLanes + lane;
+      pl.b_pair[e] |= pack(v, i & 1);
+      pl.b_ind[e] |= pack(v != 0, i & 1);
+      if (x.bad) pl.b_bad[nb * ch + chunk_of[i]] |= bit;
     }
     for (size_t g = 0; g < KG; ++g) {
-      const Scale s = decode_scale(ts, p.SB[n * nkb + g * G / blk]);
-      const size_t i = (nb * KG + g) * kLanes + lane;
-      pl.b_ssig[i] = s.sig;
-      pl.b_sexp[i] = s.exp;
+      const Scale s =
+          decode_scale(ts, p.SB[n * nkb + order[g * G] / blk], opmin);
+      const size_t e = (nb * KG + g) * kLanes + lane;
+      pl.b_ssig[e] = s.sig;
+      pl.b_sexp[e] = s.exp;
       if (s.bad) pl.b_bad[nb * ch + g * G / L] |= bit;
     }
   }
@@ -241,10 +376,13 @@ int64_t shifted(int64_t mag, int32_t sh) {
   return -sh >= 63 ? 0 : mag >> -sh;
 }
 
-// One T/ST chunk for one lane: the sum S in units of 2^(e_max - F), e_max,
-// and whether any term is nonzero.
+// One T/ST chunk for one lane: the sum S in units of 2^(e_max - F) and
+// e_max. Narrow plans: |val_a * val_b| < 2^31 (already shifted by s0);
+// wide plans: the product of the unshifted significands in int64, aligned
+// by s0 - (e_max - e) (gemm_covers: every aligned term < 2^(F + 4) and
+// their sum fit int64).
 void chunk_t(const GemmPlan& pl, size_t m, size_t nb, size_t j, int lane,
-             const Addend& c, int64_t& S, int32_t& e_max, bool& any_nz) {
+             const Addend& c, int64_t& S, int32_t& e_max) {
   const size_t L = static_cast<size_t>(pl.L), k0 = j * L;
   const int32_t* av = &pl.a_val[m * pl.K + k0];
   const int32_t* ae = &pl.a_exp[m * pl.K + k0];
@@ -252,17 +390,25 @@ void chunk_t(const GemmPlan& pl, size_t m, size_t nb, size_t j, int lane,
   const int32_t* be = &pl.b_exp[(nb * pl.K + k0) * kLanes + lane];
   int32_t em = INT32_MIN / 2;
   for (size_t k = 0; k < L; ++k) em = std::max(em, ae[k] + be[k * kLanes]);
-  any_nz = em > kNonzeroMin || c.sig != 0;
   const bool any_zero = pl.a_zero[m * pl.chunks + j] != 0 ||
                         ((pl.b_zero[nb * pl.chunks + j] >> lane) & 1) != 0;
   if (any_zero) em = std::max(em, pl.e_zero);
-  em = std::max(em, c.sig != 0 ? c.exp : pl.e_zero);
+  em = std::max(em, c.sig != 0 ? c.exp : pl.c_zero_exp);
   int64_t s = 0;
-  for (size_t k = 0; k < L; ++k) {
-    const int32_t prod = av[k] * bv[k * kLanes];  // |prod| < 2^(F+2)
-    const auto d = static_cast<uint32_t>(em - (ae[k] + be[k * kLanes]));
-    const int64_t v = d >= 32 ? 0 : int64_t{std::abs(prod) >> d};
-    s += prod < 0 ? -v : v;
+  if (!pl.wide) {
+    for (size_t k = 0; k < L; ++k) {
+      const int32_t prod = av[k] * bv[k * kLanes];  // |prod| < 2^31
+      const auto d = static_cast<uint32_t>(em - (ae[k] + be[k * kLanes]));
+      const int64_t v = d >= 32 ? 0 : int64_t{std::abs(prod) >> d};
+      s += prod < 0 ? -v : v;
+    }
+  } else {
+    for (size_t k = 0; k < L; ++k) {
+      const int64_t prod = int64_t{av[k]} * bv[k * kLanes];
+      const int64_t v = shifted(prod < 0 ? -prod : prod,
+                                pl.s0 - (em - (ae[k] + be[k * kLanes])));
+      s += prod < 0 ? -v : v;
+    }
   }
   if (c.sig != 0) {
     const int64_t v = shifted(c.sig, pl.F - pl.c_frac - (em - c.exp));
@@ -273,11 +419,10 @@ void chunk_t(const GemmPlan& pl, size_t m, size_t nb, size_t j, int lane,
 }
 
 void chunk_gst(const GemmPlan& pl, size_t m, size_t nb, size_t j, int lane,
-               const Addend& c, int64_t& S, int32_t& e_max, bool& any_nz) {
+               const Addend& c, int64_t& S, int32_t& e_max) {
   const size_t G = static_cast<size_t>(pl.G), ng = pl.L / G;
   const size_t K2 = pl.K / 2, KG = pl.K / G;
-  int32_t em = c.sig != 0 ? c.exp : pl.e_zero;
-  bool nz_any = c.sig != 0;
+  int32_t em = c.sig != 0 ? c.exp : pl.c_zero_exp;
   int64_t gmag[64];
   int32_t gexp[64];
   bool gneg[64];
@@ -295,12 +440,13 @@ void chunk_gst(const GemmPlan& pl, size_t m, size_t nb, size_t j, int lane,
         pl.a_ssig[m * KG + gi] * pl.b_ssig[(nb * KG + gi) * kLanes + lane];
     const int32_t se =
         pl.a_sexp[m * KG + gi] + pl.b_sexp[(nb * KG + gi) * kLanes + lane];
-    const bool zero = nz == 0 || ssig == 0;
+    // kFixed: an all-zero group (or a zero scale) aligns at e_zero;
+    // kOperandMin: every group at e_SA + e_SB (a zero scale at -126).
+    const bool zero = (nz == 0 || ssig == 0) && pl.zero_exp == ZeroExp::kFixed;
     gneg[g] = sum < 0;
     gmag[g] = int64_t{std::abs(sum)} * ssig;
     gexp[g] = se;
     em = std::max(em, zero ? pl.e_zero : se);
-    nz_any = nz_any || !zero;
   }
   int64_t s = 0;
   for (size_t g = 0; g < ng; ++g) {
@@ -314,7 +460,6 @@ void chunk_gst(const GemmPlan& pl, size_t m, size_t nb, size_t j, int lane,
   }
   S = s;
   e_max = em;
-  any_nz = nz_any;
 }
 
 // gemm.cpp's composition for one element: mma_dot on row m, column n.
@@ -341,40 +486,92 @@ uint64_t reference_element(const MmaModel& mdl, const GemmProblem& p, size_t m,
 
 namespace gemm_detail {
 
-bool finish_lane(const GemmPlan& p, int64_t S, int32_t q, bool any_nonzero,
-                 uint32_t& c) {
-  if (S == 0) {
-    if (!any_nonzero) return false;
-    c = static_cast<uint32_t>(zero_bits(p.c_fmt, false));
-    return true;
+uint32_t zero_sum(const GemmPlan& p, size_t m, size_t nb, int lane, size_t j,
+                  uint32_t c_in) {
+  // A GST group term that sums to zero is never negative (fdpa.cpp); a
+  // nonzero addend or product is a nonzero term: +0.
+  if (p.gst || p.zero_sign == ZeroSign::kPositive) return 0;
+  if ((c_in & ~p.c_sign) != 0 || (c_in & p.c_sign) == 0) return 0;
+  const size_t L = static_cast<size_t>(p.L), k0 = j * L;
+  for (size_t k = k0; k < k0 + L; ++k) {
+    const size_t b = (nb * p.K + k) * kLanes + static_cast<size_t>(lane);
+    if (p.a_val[m * p.K + k] != 0 && p.b_val[b] != 0) return 0;
+    if ((p.a_sgn[m * p.K + k] ^ p.b_sgn[b]) == 0) return 0;
   }
+  return p.c_sign;  // every term a negative zero
+}
+
+uint32_t finish_lane(const GemmPlan& p, int64_t S, int32_t q, size_t m,
+                     size_t nb, int lane, size_t j, uint32_t c_in) {
+  if (S == 0) return zero_sum(p, m, nb, lane, j, c_in);
   const bool neg = S < 0;
-  c = static_cast<uint32_t>(
+  auto c = static_cast<uint32_t>(
       detail::finish_sum(p.rho, neg, q, static_cast<uint64_t>(neg ? -S : S)));
-  return true;
+  if (p.zero_sign == ZeroSign::kPositive && (c & ~p.c_sign) == 0) c = 0;
+  return c;
+}
+
+uint32_t add_outside(const GemmPlan& p, uint32_t s, uint32_t c) {
+  uint32_t r;
+  if (p.c_fmt == Fmt::kF32) {
+    // The host's binary32 add is IEEE round-to-nearest-even (no FTZ/DAZ, no
+    // contraction of a lone add): exactly fp_add's.
+    const float x = std::bit_cast<float>(s) + std::bit_cast<float>(c);
+    r = std::isnan(x) ? p.c_nan : std::bit_cast<uint32_t>(x);
+  } else {
+    const Addend a = read_addend(p, s), b = read_addend(p, c);
+    if (!a.ok || !b.ok || p.c_fmt != Fmt::kF16) {
+      r = static_cast<uint32_t>(fp_add(p.c_fmt, s, c));  // specials
+    } else {
+      // Both exactly in units of 2^(emin - frac) (binary16: 2^-24, the sum
+      // below 2^42), one RNE rounding of the sum.
+      const auto units = [&](const Addend& v) {
+        const int64_t u = v.sig << (v.exp - (1 - p.c_bias));
+        return v.neg ? -u : u;
+      };
+      const int64_t S = units(a) + units(b);
+      if (S == 0) {
+        r = a.neg && b.neg && a.sig == 0 && b.sig == 0 ? p.c_sign : 0;
+      } else {
+        r = static_cast<uint32_t>(detail::finish_sum(
+            AccRound::kRneF16, S < 0, 1 - p.c_bias - p.c_frac,
+            static_cast<uint64_t>(S < 0 ? -S : S)));
+      }
+    }
+  }
+  if (p.zero_sign == ZeroSign::kPositive && (r & ~p.c_sign) == 0) r = 0;
+  return r;
 }
 
 uint32_t block_scalar(const GemmPlan& p, size_t m, size_t nb, uint32_t* c) {
   uint32_t bad = 0;
+  uint32_t outside[kLanes] = {};  // C of the instruction (c_outside)
+  const size_t cpi = p.chunks_per_instr;
   for (size_t j = 0; j < p.chunks; ++j) {
     bad |= p.b_bad[nb * p.chunks + j] |
            (p.a_bad[m * p.chunks + j] != 0 ? 0xFFFFu : 0u);
+    const bool first = p.c_outside && j % cpi == 0;
+    const bool last = p.c_outside && (j + 1) % cpi == 0;
     for (int lane = 0; lane < kLanes; ++lane) {
       if ((bad >> lane) & 1) continue;
+      if (first) {
+        outside[lane] = c[lane];
+        c[lane] = 0;
+      }
       const Addend a = read_addend(p, c[lane]);
-      if (!a.ok) {
-        bad |= 1u << lane;
-        continue;
-      }
-      int64_t S = 0;
-      int32_t e_max = 0;
-      bool any_nz = false;
-      if (p.gst) {
-        chunk_gst(p, m, nb, j, lane, a, S, e_max, any_nz);
-      } else {
-        chunk_t(p, m, nb, j, lane, a, S, e_max, any_nz);
-      }
-      if (!finish_lane(p, S, e_max - p.F, any_nz, c[lane])) bad |= 1u << lane;
+      if (a.ok) {
+        int64_t S = 0;
+        int32_t e_max = 0;
+        if (p.gst) {
+          chunk_gst(p, m, nb, j, lane, a, S, e_max);
+        } else {
+          chunk_t(p, m, nb, j, lane, a, S, e_max);
+        }
+        c[lane] = finish_lane(p, S, e_max - p.F, m, nb, lane, j, c[lane]);
+      } else if ((c[lane] & ((1u << p.c_frac) - 1)) != 0) {
+        c[lane] = p.c_nan;  // a NaN addend, finite products: NaN
+      }                     // an Inf addend and finite products: that Inf
+      if (last) c[lane] = add_outside(p, c[lane], outside[lane]);
     }
   }
   return bad;
@@ -388,32 +585,73 @@ Isa best_gemm_isa() {
                                                             : Isa::kScalar;
 }
 
+namespace gemm_detail {
+
+bool t_fits_int32(const MmaModel& m, Fmt a_fmt, Fmt b_fmt) {
+  const FdpaParams& f = m.fdpa;
+  const Fmt af = read_format(a_fmt, m.emulate_as);
+  const Fmt bf = read_format(b_fmt, m.emulate_as);
+  const bool scaled = m.scales != ScaleKind::kNone;
+  const Fmt sf = scale_format(m.scales);
+  const uint64_t ssig = scaled ? max_sig(sf) : 1;
+  const int sfrac = scaled ? desc(sf).man_bits : 0;
+  // A holds +-(sig_a * sig_SA) << s0, B +-(sig_b * sig_SB): each and their
+  // product in int32, and two int32 accumulators of ceil(L/2) terms.
+  const int s0 = f.F - desc(af).man_bits - desc(bf).man_bits - 2 * sfrac;
+  if (s0 < 0 || s0 > 30) return false;
+  const uint64_t a = (max_sig(af) * ssig) << s0, b = max_sig(bf) * ssig;
+  if (a >= (uint64_t{1} << 31) || a * b >= (uint64_t{1} << 31)) return false;
+  return a * b * static_cast<uint64_t>((f.L + 1) / 2) < (uint64_t{1} << 31);
+}
+
+}  // namespace gemm_detail
+
 bool gemm_covers(const MmaModel& m, const GemmProblem& p) {
-  if (m.emulate_as != Fmt::kF64 || p.split_k != 1) return false;
-  if (!elem_ok(p.a_fmt) || !elem_ok(p.b_fmt)) return false;
+  if (p.split_k != 1) return false;
   if (m.c_fmt != Fmt::kF32 && m.c_fmt != Fmt::kF16) return false;
   const FdpaParams& f = m.fdpa;
-  if (f.L <= 0 || f.L > 128 || f.F < 0 || f.F > 48) return false;
-  // Zero operands align at e_zero; one increasing-k chain with C inside.
-  // Other zero-exponent rules and instruction structures: the reference.
-  if (f.zero_exp != ZeroExp::kFixed || f.k_block != 0) return false;
+  if (f.L <= 0 || f.L > 128 || f.F < 0) return false;
   if (p.M <= 0 || p.N <= 0 || p.K <= 0 || p.K % f.L != 0) return false;
-  const FormatDesc& da = desc(p.a_fmt);
-  const FormatDesc& db = desc(p.b_fmt);
-  if (f.G == 0) {
-    if (m.scales != ScaleKind::kNone && scale_format(m.scales) != Fmt::kE8M0)
+  if (f.k_block > 0) {
+    // The instruction structure fdpa.cpp check_chain accepts.
+    if (f.k_block % f.L != 0 || p.K % f.k_block != 0) return false;
+    if (f.k_period != 0 &&
+        (f.k_period < 0 || f.k_run <= 0 || f.k_period % f.k_run != 0 ||
+         f.k_block % f.k_period != 0 ||
+         (f.k_period / f.k_run) * f.L != f.k_block))
       return false;
-    // Two int32 accumulators of ceil(L/2) terms, each term below
-    // max_sig_a * max_sig_b << s0.
-    const int s0 = f.F - da.man_bits - db.man_bits;
-    if (s0 < 0) return false;
-    const uint64_t term = (max_sig(p.a_fmt) * max_sig(p.b_fmt)) << s0;
-    return term * static_cast<uint64_t>((f.L + 1) / 2) < (uint64_t{1} << 31);
+  } else if (f.k_period != 0 || f.c_outside) {
+    return false;
+  }
+  const Fmt af = read_format(p.a_fmt, m.emulate_as);
+  const Fmt bf = read_format(p.b_fmt, m.emulate_as);
+  const FormatDesc& da = desc(af);
+  const FormatDesc& db = desc(bf);
+  // Operand significands (with a scale's) fit the int32 value arrays.
+  if (da.exp_bits == 0 || db.exp_bits == 0 || da.man_bits > 23 ||
+      db.man_bits > 23)
+    return false;
+  if (f.G == 0) {
+    const bool scaled = m.scales != ScaleKind::kNone;
+    const Fmt sf = scale_format(m.scales);
+    if (scaled && sf != Fmt::kE8M0 && sf != Fmt::kUE4M3) return false;
+    const int sfrac = scaled ? desc(sf).man_bits : 0;
+    // +-sig * sig_S in the int32 value arrays (24 + 4 bits at most).
+    if (std::max(da.man_bits, db.man_bits) + sfrac + 2 > 31) return false;
+    if (gemm_detail::t_fits_int32(m, p.a_fmt, p.b_fmt)) return true;
+    // The int64 scalar kernel: an aligned product term is below
+    // 2^(F + 2 + 2 * (sfrac + 1)) (s0 = F - fa - fb - 2 sfrac), the
+    // addend's below 2^(F + 1); L + 1 of them fit int64.
+    const int term_bits = f.F + 2 + (scaled ? 2 * (sfrac + 1) : 0);
+    return term_bits + static_cast<int>(
+                           std::bit_width(static_cast<uint64_t>(f.L + 1))) <=
+           62;
   }
   if (m.scales == ScaleKind::kNone || f.L % f.G != 0 || f.G % 2 != 0)
     return false;
+  if (!elem_ok(af) || !elem_ok(bf)) return false;
   // int16 operands, int32 group sums, int64 aligned group terms.
-  const uint64_t ua = max_units(p.a_fmt), ub = max_units(p.b_fmt);
+  const uint64_t ua = max_units(af), ub = max_units(bf);
   if (ua >= (1u << 15) || ub >= (1u << 15)) return false;
   const uint64_t gsum = static_cast<uint64_t>(f.G) * ua * ub;
   if (gsum >= (uint64_t{1} << 31)) return false;
@@ -433,8 +671,8 @@ bool gemm_covers(const MmaModel& m, const GemmProblem& p) {
 std::vector<uint64_t> gemm_fast(const MmaModel& mdl, const GemmProblem& p,
                                 Isa isa, size_t* fallbacks) {
   const GemmPlan pl = make_gemm_plan(mdl, p);
-  const bool simd =
-      isa != Isa::kScalar && isa_supported(isa) && gemm_detail::simd_fits(isa);
+  const bool simd = isa != Isa::kScalar && isa_supported(isa) &&
+                    gemm_detail::simd_fits(isa) && !pl.wide;
   const size_t M = pl.M, N = pl.N;
   const uint64_t c_wide =
       pl.c_fmt == Fmt::kF32 ? ~uint64_t{0xFFFFFFFF} : ~uint64_t{0xFFFF};

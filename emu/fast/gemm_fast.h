@@ -1,14 +1,22 @@
-// The batched GEMM fast path for 8-bit-or-narrower operands (issue 7,
-// docs/performance.md): gemm() (emu/mma/gemm.h) hands a whole problem here
-// when gemm_covers holds. A is decoded once per row and B once per column
-// (scales folded in per block), then every output element's chain of FDPAs
-// runs on the decoded arrays, 16 output columns at a time (one Highway
-// source for every SIMD ISA, or a scalar loop): e_max over the chunk, aligned truncated terms summed in
-// integers, the model's rounding (detail::finish_sum / fdpa_round_sum).
-// An element whose chain meets a NaN, an Inf, a code wider than its format
-// or a sum of zeros that needs the signs goes to mma_dot (the reference
-// composition). Bit-identical to fdpa_chain_reference per element
-// (tests/test_fast_gemm.cpp).
+// The batched GEMM fast path (issues 7, 22; docs/performance.md): gemm()
+// (emu/mma/gemm.h) hands a whole problem here when gemm_covers holds, which
+// it does for every model of the table and every FdpaParams (F, rho, e_zero,
+// both zero rules, the instruction structure: k_block, the k permutation,
+// C added outside the FDPA), every A/B format with an exponent field
+// (f16, bf16, tf32 and the 8-bit-or-narrower ones; emulate_as converts at
+// decode) and f32 or f16 C/D. A is decoded once per row and B once per
+// column (scales folded in per block, k in the model's visiting order),
+// then every output element's chain of FDPAs runs on the decoded arrays, 16
+// output columns at a time (one Highway source for every SIMD ISA, int32
+// product lanes and 64-bit sums; an int64 scalar kernel where int32 cannot
+// hold the aligned products): e_max over the chunk, aligned truncated terms
+// summed in integers, the model's rounding in integers
+// (detail::finish_sum), C outside by an IEEE RNE add in c_fmt. Only an
+// element whose chain meets a NaN or Inf operand or scale, or a code wider
+// than its format, goes to mma_dot (the reference composition); NaN/Inf
+// addends (overflow mid-chain) stay here. Bit-identical to
+// fdpa_chain_reference per element (tests/test_fast_gemm.cpp) and to the
+// km-hardware GPU captures (tests/test_km_hardware.cpp).
 #pragma once
 
 #include <cstdint>
@@ -20,9 +28,12 @@
 namespace mxc::fast {
 
 // Whether gemm_fast takes this model and (already validated) problem: no
-// operand conversion (emulate_as), no split-K, A/B in E4M3, E5M2, E3M2,
-// E2M3, E2M1; T-FDPA, ST-FDPA with E8M0 scales, GST-FDPA with E8M0 or UE4M3
-// scales, where the integer sums provably fit their lanes.
+// split-K; C/D f32 or f16; A/B formats with at most 23 fraction bits;
+// T-FDPA and ST-FDPA (E8M0 or UE4M3 scales) with F + 4 + log2(L + 1) <= 62
+// (the int64 kernel's bound; every table model also fits the int32 SIMD
+// lanes), GST-FDPA on the 8-bit-or-narrower formats where its int16/int32
+// group sums provably fit. Every model in mma_models() is covered
+// (tests/test_fast_gemm.cpp walks them).
 bool gemm_covers(const MmaModel& m, const GemmProblem& p);
 
 // The best ISA gemm_fast has here: the best ISA allowed (emu/fast/isa.h)

@@ -5,12 +5,16 @@
 // one row of A against one block of columns, chunk by chunk (L products and
 // the previous chunk's result C per FDPA, fdpa.h).
 //
-// T-FDPA / ST-FDPA term k of a chunk: mag = sig_a * sig_b (E8M0 scales have
-// significand 1), alignment exponent e = e_a + e_b (+ the two scale
-// exponents, folded into e_a and e_b at decode), lsb = e - fa - fb. With
-// q = e_max - F the aligned term is floor(mag * 2^(lsb - q)) =
-// (mag << s0) >> (e_max - e) with s0 = F - fa - fb >= 0; A is stored as
-// +-(sig_a << s0) so one multiply gives the signed, shifted product.
+// T-FDPA / ST-FDPA term k of a chunk: mag = sig_a * sig_SA * sig_b * sig_SB
+// (E8M0 scales have significand 1), alignment exponent e = e_a + e_b (+ the
+// two scale exponents, folded into e_a and e_b at decode), lsb = e - fa -
+// fb - fSA - fSB. With q = e_max - F the aligned term is
+// floor(mag * 2^(lsb - q)) = (mag << s0) >> (e_max - e) with s0 = F - fa -
+// fb - fSA - fSB; when s0 >= 0 and the products fit int32, A is stored as
+// +-(sig_a << s0) so one multiply gives the signed, shifted product (the
+// SIMD kernel); otherwise (a wide plan) the int64 scalar kernel shifts by
+// s0 - (e_max - e) itself. Every term is below 2^(F + 2) (2^(F + 4) with
+// UE4M3 scales), whatever the operand formats.
 //
 // GST-FDPA: each operand is stored as a signed integer in units of
 // 2^(emin - frac) (int16, two per int32 lane for vpmaddwd), so a group's
@@ -27,6 +31,7 @@
 #include "emu/fast/isa.h"
 #include "emu/format.h"
 #include "emu/mma/fdpa.h"
+#include "emu/mma/models.h"
 
 namespace mxc::fast::gemm_detail {
 
@@ -38,40 +43,77 @@ constexpr int32_t kNonzeroMin = -(1 << 19);
 
 struct GemmPlan {
   bool gst = false;
+  // T/ST: the products are formed and aligned in int64 by the scalar kernel
+  // (a_val / b_val hold +-sig unshifted) because the int32 lanes of the SIMD
+  // kernel cannot hold them (gemm_covers says which).
+  bool wide = false;
+  // T/ST narrow plans whose chunk sum (L products and the addend's term,
+  // below 2^(F + 1)) provably stays below 2^31: the SIMD kernel ends the
+  // chunk in int32 lanes.
+  bool sum32 = false;
   int L = 0, G = 0, F = 0, e_zero = 0;
+  ZeroExp zero_exp = ZeroExp::kFixed;
+  ZeroSign zero_sign = ZeroSign::kPositive;
+  // The alignment exponent of a zero addend: e_zero, or -126 (kOperandMin).
+  int32_t c_zero_exp = 0;
   AccRound rho = AccRound::kRzF32;
   Fmt c_fmt = Fmt::kF32;
   int c_frac = 23, c_ebits = 8, c_bias = 127;
+  uint32_t c_sign = 0x80000000u, c_nan = 0x7FFFFFFFu;
   int s0 = 0;
   size_t M = 0, N = 0, K = 0, chunks = 0, nblocks = 0;
-  // T / ST-FDPA: a_*[m * K + k]; b_*[(nb * K + k) * kLanes + lane].
+  // Instruction structure (fdpa.h): chunks per instruction (0: one chain
+  // over K) and whether each instruction's chain starts from +0 with C added
+  // afterwards by an RNE add in c_fmt. The k permutation is applied at
+  // decode: the arrays below hold k in visiting order.
+  size_t chunks_per_instr = 0;
+  bool c_outside = false;
+  // T / ST-FDPA: a_*[m * K + k]; b_*[(nb * K + k) * kLanes + lane]. val is
+  // +-(sig << s0) (+-sig when wide), with the scale significand folded in;
+  // exp the alignment exponent (scale exponents folded in; kZeroExp for a
+  // zero operand under ZeroExp::kFixed). sgn: the operand's sign bit (the
+  // sign of a product of zeros, for ZeroSign::kIeee).
   std::vector<int32_t> a_val, a_exp, b_val, b_exp;
+  std::vector<uint8_t> a_sgn, b_sgn;
   // GST-FDPA: pairs of int16 values / nonzero indicators (k even in the low
   // half): a_*[m * K/2 + t], b_*[(nb * K/2 + t) * kLanes + lane]; group
   // scales a_s*[m * K/G + g], b_s*[(nb * K/G + g) * kLanes + lane].
   std::vector<int32_t> a_pair, a_ind, b_pair, b_ind;
   std::vector<int32_t> a_ssig, a_sexp, b_ssig, b_sexp;
   // Per chunk: a NaN/Inf or an over-wide code (the reference takes the
-  // element) and, for T/ST, a zero operand: a_*[m * chunks + j],
-  // b_*[nb * chunks + j] (lane masks).
+  // element) and, for T/ST under ZeroExp::kFixed, a zero operand:
+  // a_*[m * chunks + j], b_*[nb * chunks + j] (lane masks).
   std::vector<uint8_t> a_bad, a_zero;
   std::vector<uint16_t> b_bad, b_zero;
 };
 
+// Whether the T/ST products of this model and A/B formats fit the int32
+// lanes of the SIMD kernel (else the plan is wide: the int64 scalar kernel).
+bool t_fits_int32(const MmaModel& m, Fmt a_fmt, Fmt b_fmt);
+
 // Runs the chains of row m against column block nb: c[kLanes] holds C in
 // (c_fmt bits) and D out. Returns the lanes whose result must come from the
-// reference instead. block_simd: one Highway source (gemm_hwy.cpp) run on
-// `isa` (isa_supported, not kScalar, simd_fits).
+// reference instead (a NaN/Inf or over-wide operand or scale in the lane's
+// chain). block_simd: one Highway source (gemm_hwy.cpp) run on `isa`
+// (isa_supported, not kScalar, simd_fits, !p.wide).
 uint32_t block_scalar(const GemmPlan& p, size_t m, size_t nb, uint32_t* c);
 uint32_t block_simd(Isa isa, const GemmPlan& p, size_t m, size_t nb,
                     uint32_t* c);
 // Whether isa's vectors (at most kLanes int32 lanes) divide kLanes.
 bool simd_fits(Isa isa);
 
-// The end of one chunk for one lane: S * 2^q exactly (S != 0), or S == 0
-// with `any_nonzero` (some term not a zero term: the result is +0). False:
-// a sum of zero terms only, whose sign the reference decides.
-bool finish_lane(const GemmPlan& p, int64_t S, int32_t q, bool any_nonzero,
-                 uint32_t& c);
+// The end of chunk j for one lane whose exact sum is S * 2^q: the rounded
+// result (S != 0), or the signed sum of zeros (S == 0: +0 unless every term
+// is a negative zero under ZeroSign::kIeee, which zero_sum decides from the
+// chunk's operand signs and the addend c_in); ZeroSign::kPositive maps a
+// result that rounds to -0 to +0.
+uint32_t finish_lane(const GemmPlan& p, int64_t S, int32_t q, size_t m,
+                     size_t nb, int lane, size_t j, uint32_t c_in);
+uint32_t zero_sum(const GemmPlan& p, size_t m, size_t nb, int lane, size_t j,
+                  uint32_t c_in);
+// C added outside the FDPA (FdpaParams::c_outside): the chain's result s
+// plus C, one IEEE round-to-nearest-even add in c_fmt (canonical NaN), then
+// the zero-sign rule.
+uint32_t add_outside(const GemmPlan& p, uint32_t s, uint32_t c);
 
 }  // namespace mxc::fast::gemm_detail

@@ -16,6 +16,7 @@
 #define HWY_TARGET_INCLUDE "emu/fast/gemm_hwy.cpp"
 #include <climits>
 
+#include "emu/fast/fdpa_decode.h"
 #include "emu/fast/gemm_fast_impl.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
@@ -69,10 +70,11 @@ HWY_INLINE M32 LaneMask(uint32_t bits, bool all, size_t l0) {
 
 // Per-lane state of one block's lanes l0..l0+N across the chunks.
 struct LaneState {
-  HWY_ALIGN int32_t c[kLanes];    // C in, D out (c_fmt bits)
-  HWY_ALIGN int32_t bad[kLanes];  // -1: the reference takes the lane
-  HWY_ALIGN int32_t nz[kLanes];   // -1: some term is not a zero term
+  HWY_ALIGN int32_t c[kLanes];     // C in, D out (c_fmt bits)
+  HWY_ALIGN int32_t bad[kLanes];   // -1: the reference takes the lane
+  HWY_ALIGN int32_t hold[kLanes];  // -1: the addend is NaN/Inf (kept)
   HWY_ALIGN int32_t emax[kLanes];
+  HWY_ALIGN int32_t outside[kLanes];  // C of the instruction (c_outside)
   HWY_ALIGN int32_t asig[kLanes], al[kLanes], ar[kLanes], aneg[kLanes];
   HWY_ALIGN int64_t S[kLanes];
 };
@@ -96,7 +98,7 @@ HWY_INLINE void ReadAddend(const GemmPlan& p, V32 c, V32& sig, V32& exp,
   exp = hn::IfThenElse(normal, hn::Sub(e, hn::Set(d, p.c_bias)),
                        hn::Set(d, 1 - p.c_bias));
   nonzero = hn::Ne(sig, hn::Zero(d));
-  eff = hn::IfThenElse(nonzero, exp, hn::Set(d, p.e_zero));
+  eff = hn::IfThenElse(nonzero, exp, hn::Set(d, p.c_zero_exp));
   neg = hn::TestBit(c, hn::Set(d, 1 << (p.c_frac + p.c_ebits)));
 }
 
@@ -150,54 +152,276 @@ HWY_INLINE V64 BitWidth(V64 x) {
   MXC_BW_STEP(32)
   MXC_BW_STEP(16)
   MXC_BW_STEP(8)
-  MXC_BW_STEP(4) MXC_BW_STEP(2) MXC_BW_STEP(1)
+  MXC_BW_STEP(4)
+  MXC_BW_STEP(2)
+  MXC_BW_STEP(1)
 #undef MXC_BW_STEP
-      return hn::Add(bw, hn::BitCast(d, hn::Min(u, hn::Set(du, 1))));
+  return hn::Add(bw, hn::BitCast(d, hn::Min(u, hn::Set(du, 1))));
 }
 
-// The chunk's end for lanes l0..l0+N: S (in s.S) * 2^(e_max - F). Normal
-// binary32 results under RZ (RZ-FP32, RZ-E8M13) packed in 64-bit lanes as
-// detail::finish_sum packs them; the other lanes through finish_lane.
-void Finish(const GemmPlan& p, LaneState& s, size_t l0, size_t n) {
+// A NaN/Inf addend with finite products (bad lanes aside) is the chunk's
+// result (fdpa.cpp SpecialScan): the lanes hold it, a NaN made canonical.
+HWY_INLINE void HoldSpecials(const GemmPlan& p, M32 special, M32 bad,
+                             LaneState& s, size_t l0) {
+  const D32 d;
+  const V32 c = hn::Load(d, s.c + l0);
+  const M32 nan =
+      hn::And(special,
+              hn::Ne(hn::And(c, hn::Set(d, (1 << p.c_frac) - 1)), hn::Zero(d)));
+  hn::Store(hn::IfThenElse(nan, hn::Set(d, static_cast<int32_t>(p.c_nan)), c),
+            d, s.c + l0);
+  hn::Store(hn::VecFromMask(d, hn::AndNot(bad, special)), d, s.hold + l0);
+}
+
+// The chunk's end for lanes l0..l0+N: S (in s.S) * 2^(e_max - F) rounded
+// as detail::finish_sum rounds it, in 64-bit lanes for every AccRound (the
+// code ((E - emin) << P) + m, E = max(top, emin), m the significand
+// truncated or rounded to nearest even in units of 2^(E - P)); a zero S
+// through zero_sum, then the zero-sign rule.
+HWY_INLINE V64 PackVec(const detail::AccFormat& a, V64 S, V64 q) {
   const D64 d64;
+  const V64 z = hn::Zero(d64), one = hn::Set(d64, 1), k63 = hn::Set(d64, 63);
+  const auto neg = hn::Lt(S, z);
+  const V64 mag = hn::IfThenElse(neg, hn::Sub(z, S), S);
+  const V64 top = hn::Add(q, hn::Sub(BitWidth(mag), one));
+  const V64 e = hn::Max(top, hn::Set(d64, int64_t{a.emin}));
+  const V64 sh = hn::Sub(q, hn::Sub(e, hn::Set(d64, int64_t{a.P})));
+  const V64 rr = hn::Max(hn::Sub(z, sh), z);
+  const V64 r = hn::Min(rr, k63);
+  V64 mm = Shift(mag, hn::Min(hn::Max(sh, z), k63), r);
+  if (a.rne) {
+    // rem = the bits shifted out, half = 2^(r-1); r >= 64: below half.
+    const DU64 du;
+    const V64 back =
+        hn::BitCast(d64, ShlV(hn::BitCast(du, mm), hn::BitCast(du, r)));
+    const V64 rem = hn::Sub(mag, back);
+    const V64 half = hn::ShiftRight<1>(
+        hn::BitCast(d64, ShlV(hn::BitCast(du, one), hn::BitCast(du, r))));
+    const auto odd = hn::Eq(hn::And(mm, one), one);
+    const auto up =
+        hn::And(hn::And(hn::Gt(r, z), hn::Lt(rr, hn::Set(d64, 64))),
+                hn::Or(hn::Gt(rem, half), hn::And(hn::Eq(rem, half), odd)));
+    mm = hn::Add(mm, hn::IfThenElseZero(up, one));
+  }
+  V64 b = hn::Add(
+      hn::ShiftLeftSame(hn::Sub(e, hn::Set(d64, int64_t{a.emin})), a.P), mm);
+  b = hn::Min(b, hn::Set(d64, static_cast<int64_t>(a.inf)));
+  b = hn::ShiftLeftSame(b, a.out_shift);
+  return hn::IfThenElse(neg, hn::Or(b, hn::Set(d64, int64_t{1} << a.sign_bit)),
+                        b);
+}
+
+// Lanes l0..l0+n (one int32 vector) of a chunk's end: the packed result r
+// where the lane is not taken by the reference, not holding a NaN/Inf
+// addend and its sum is not zero (szero: zero_sum decides those, rare);
+// then the zero-sign rule.
+HWY_INLINE void WriteBack(const GemmPlan& p, LaneState& s, size_t l0, size_t n,
+                          size_t m, size_t nb, size_t j, V32 r, M32 szero) {
+  const D32 d;
+  const V32 c = hn::Load(d, s.c + l0);
+  if (p.zero_sign == ZeroSign::kPositive)
+    r = hn::IfThenZeroElse(
+        hn::Eq(hn::And(r, hn::Set(d, static_cast<int32_t>(~p.c_sign))),
+               hn::Zero(d)),
+        r);
+  const M32 skip = hn::Or(hn::MaskFromVec(hn::Load(d, s.bad + l0)),
+                          hn::MaskFromVec(hn::Load(d, s.hold + l0)));
+  const M32 zs = hn::AndNot(skip, szero);
+  hn::Store(hn::IfThenElse(hn::Or(skip, zs), c, r), d, s.c + l0);
+  if (hn::AllFalse(d, zs)) return;
+  HWY_ALIGN int32_t zl[kLanes];
+  hn::Store(hn::VecFromMask(d, zs), d, zl + l0);
+  for (size_t i = l0; i < l0 + n; ++i) {  // a sum of zeros
+    if (zl[i] == 0) continue;
+    s.c[i] = static_cast<int32_t>(zero_sum(p, m, nb, static_cast<int>(i), j,
+                                           static_cast<uint32_t>(s.c[i])));
+  }
+}
+
+void Finish(const GemmPlan& p, LaneState& s, size_t l0, size_t n, size_t m,
+            size_t nb, size_t j) {
+  const D64 d64;
+  const DU64 du64;
+  const hn::Rebind<uint32_t, D64> du32h;
   const size_t N64 = hn::Lanes(d64);
-  HWY_ALIGN int64_t bits[kLanes], ok[kLanes];
-  if (p.rho != AccRound::kRneF16) {
-    const V64 z = hn::Zero(d64);
-    for (size_t i = l0; i < l0 + n; i += N64) {
-      const V64 S = hn::LoadU(d64, s.S + i);
-      const V64 q = hn::Sub(Promote(s.emax + i), hn::Set(d64, int64_t{p.F}));
-      const auto neg = hn::Lt(S, z);
-      const V64 mag = hn::IfThenElse(neg, hn::Sub(z, S), S);
-      const V64 bw = BitWidth(mag);
-      const V64 top = hn::Add(q, hn::Sub(bw, hn::Set(d64, 1)));
-      const auto good =
-          hn::And(hn::Ne(S, z), hn::And(hn::Gt(top, hn::Set(d64, -127)),
-                                        hn::Lt(top, hn::Set(d64, 128))));
-      const V64 k24 = hn::Set(d64, 24);
-      const V64 m24 = Shift(mag, hn::Max(hn::Sub(k24, bw), z),
-                            hn::Max(hn::Sub(bw, k24), z));
-      V64 b = hn::Or(hn::ShiftLeft<23>(hn::Add(top, hn::Set(d64, 127))),
-                     hn::And(m24, hn::Set(d64, 0x7FFFFF)));
-      if (p.rho == AccRound::kRzE8M13) b = hn::AndNot(hn::Set(d64, 0x3FF), b);
-      b = hn::IfThenElse(neg, hn::Or(b, hn::Set(d64, 0x80000000)), b);
-      hn::StoreU(b, d64, bits + i);
-      hn::StoreU(hn::VecFromMask(d64, good), d64, ok + i);
-    }
+  const detail::AccFormat a = detail::acc_format_of(p.rho);
+  HWY_ALIGN uint32_t bits[kLanes], zero[kLanes];
+  const V64 z = hn::Zero(d64);
+  for (size_t i = l0; i < l0 + n; i += N64) {
+    const V64 S = hn::LoadU(d64, s.S + i);
+    const V64 q = hn::Sub(Promote(s.emax + i), hn::Set(d64, int64_t{p.F}));
+    hn::StoreU(hn::TruncateTo(du32h, hn::BitCast(du64, PackVec(a, S, q))),
+               du32h, bits + i);
+    hn::StoreU(hn::TruncateTo(du32h, hn::BitCast(du64, hn::VecFromMask(
+                                                           d64, hn::Eq(S, z)))),
+               du32h, zero + i);
   }
+  const D32 d;
+  const hn::RebindToUnsigned<D32> du;
+  WriteBack(p, s, l0, n, m, nb, j, hn::BitCast(d, hn::Load(du, bits + l0)),
+            hn::MaskFromVec(hn::BitCast(d, hn::Load(du, zero + l0))));
+}
+
+// BitWidth of int32 lanes 0 <= x < 2^31.
+HWY_INLINE V32 BitWidth32(V32 x) {
+  const D32 d;
+  V32 u = x, bw = hn::Zero(d);
+#define MXC_BW32_STEP(k)                                              \
+  {                                                                   \
+    const V32 t = hn::ShiftRight<k>(u);                               \
+    const M32 nz = hn::Ne(t, hn::Zero(d));                            \
+    u = hn::IfThenElse(nz, t, u);                                     \
+    bw = hn::Add(bw, hn::IfThenElseZero(nz, hn::Set(d, int32_t{k}))); \
+  }
+  MXC_BW32_STEP(16)
+  MXC_BW32_STEP(8)
+  MXC_BW32_STEP(4)
+  MXC_BW32_STEP(2)
+  MXC_BW32_STEP(1)
+#undef MXC_BW32_STEP
+  return hn::Add(bw, hn::Min(u, hn::Set(d, 1)));
+}
+
+// PackVec in int32 lanes for |S| < 2^31 (GemmPlan::sum32): the same code
+// ((E - emin) << P) + m, E - emin clamped below Inf's exponent field (the
+// result is Inf from there on) so that it stays in 32 bits.
+HWY_INLINE V32 PackVec32(const detail::AccFormat& a, V32 S, V32 q) {
+  const D32 d;
+  const hn::RebindToUnsigned<D32> du;
+  const V32 z = hn::Zero(d), one = hn::Set(d, 1), k31 = hn::Set(d, 31);
+  const M32 neg = hn::Lt(S, z);
+  const V32 mag = hn::IfThenElse(neg, hn::Sub(z, S), S);
+  const V32 top = hn::Add(q, hn::Sub(BitWidth32(mag), one));
+  const V32 e = hn::Max(top, hn::Set(d, a.emin));
+  const V32 sh = hn::Sub(q, hn::Sub(e, hn::Set(d, a.P)));
+  const V32 rr = hn::Max(hn::Sub(z, sh), z);
+  const V32 r = hn::Min(rr, k31);
+  V32 mm = ShrV(ShlV(mag, hn::Min(hn::Max(sh, z), k31)), r);
+  if (a.rne) {
+    const V32 rem = hn::Sub(mag, ShlV(mm, r));
+    const V32 half = hn::BitCast(
+        d, hn::ShiftRight<1>(ShlV(hn::Set(du, 1u), hn::BitCast(du, r))));
+    const M32 odd = hn::Eq(hn::And(mm, one), one);
+    const M32 up =
+        hn::And(hn::And(hn::Gt(r, z), hn::Lt(rr, hn::Set(d, 32))),
+                hn::Or(hn::Gt(rem, half), hn::And(hn::Eq(rem, half), odd)));
+    mm = hn::Add(mm, hn::IfThenElseZero(up, one));
+  }
+  // E - emin at most Inf's field - 1: with m >= 2^P the code is then at
+  // least Inf's, and below 2^31 + 2^P, so the unsigned Min gives Inf.
+  const auto inf = static_cast<int32_t>(a.inf);
+  const V32 ef =
+      hn::Min(hn::Sub(e, hn::Set(d, a.emin)), hn::Set(d, (inf >> a.P) - 1));
+  V32 b = hn::BitCast(
+      d, hn::Min(hn::BitCast(du, hn::Add(hn::ShiftLeftSame(ef, a.P), mm)),
+                 hn::Set(du, static_cast<uint32_t>(inf))));
+  b = hn::ShiftLeftSame(b, a.out_shift);
+  return hn::IfThenElse(
+      neg,
+      hn::Or(b, hn::Set(d, static_cast<int32_t>(uint32_t{1} << a.sign_bit))),
+      b);
+}
+
+// The chunk's end when its sum S fits int32 (lanes l0..l0+n, one vector).
+void Finish32(const GemmPlan& p, LaneState& s, size_t l0, size_t n, size_t m,
+              size_t nb, size_t j, V32 S, V32 emax) {
+  const D32 d;
+  const V32 r = PackVec32(detail::acc_format_of(p.rho), S,
+                          hn::Sub(emax, hn::Set(d, p.F)));
+  WriteBack(p, s, l0, n, m, nb, j, r, hn::Eq(S, hn::Zero(d)));
+}
+
+// FdpaParams::c_outside: an instruction's chain starts from +0 (its C kept
+// aside) and ends with C added by add_outside.
+void BeginInstruction(const GemmPlan& p, LaneState& s, size_t l0, size_t n,
+                      size_t j) {
+  if (!p.c_outside || j % p.chunks_per_instr != 0) return;
   for (size_t i = l0; i < l0 + n; ++i) {
-    if (s.bad[i] != 0) continue;
-    if (p.rho != AccRound::kRneF16 && ok[i] != 0) {
-      s.c[i] = static_cast<int32_t>(bits[i]);
-      continue;
-    }
-    uint32_t out = static_cast<uint32_t>(s.c[i]);
-    if (finish_lane(p, s.S[i], s.emax[i] - p.F, s.nz[i] != 0, out)) {
-      s.c[i] = static_cast<int32_t>(out);
-    } else {
-      s.bad[i] = -1;
-    }
+    s.outside[i] = s.c[i];
+    s.c[i] = 0;
   }
+}
+void EndInstruction(const GemmPlan& p, LaneState& s, size_t l0, size_t n,
+                    size_t j) {
+  if (!p.c_outside || (j + 1) % p.chunks_per_instr != 0) return;
+  const bool positive = p.zero_sign == ZeroSign::kPositive;
+  if (p.c_fmt == Fmt::kF32) {
+    // The vector binary32 add is IEEE round-to-nearest-even (no FTZ/DAZ):
+    // add_outside's host add, lane by lane; NaN made canonical.
+    const D32 d;
+    const hn::Rebind<float, D32> df;
+    for (size_t i = l0; i < l0 + n; i += hn::Lanes(d)) {
+      const V32 c = hn::LoadU(d, s.c + i);
+      const auto x = hn::Add(hn::BitCast(df, c),
+                             hn::BitCast(df, hn::LoadU(d, s.outside + i)));
+      V32 r = hn::IfThenElse(hn::RebindMask(d, hn::IsNaN(x)),
+                             hn::Set(d, static_cast<int32_t>(p.c_nan)),
+                             hn::BitCast(d, x));
+      if (positive)
+        r = hn::IfThenZeroElse(
+            hn::Eq(hn::And(r, hn::Set(d, static_cast<int32_t>(~p.c_sign))),
+                   hn::Zero(d)),
+            r);
+      const M32 bad = hn::MaskFromVec(hn::LoadU(d, s.bad + i));
+      hn::StoreU(hn::IfThenElse(bad, c, r), d, s.c + i);
+    }
+    return;
+  }
+  if (p.c_fmt != Fmt::kF16) {
+    for (size_t i = l0; i < l0 + n; ++i) {
+      if (s.bad[i] != 0) continue;
+      s.c[i] = static_cast<int32_t>(
+          add_outside(p, static_cast<uint32_t>(s.c[i]),
+                      static_cast<uint32_t>(s.outside[i])));
+    }
+    return;
+  }
+  // binary16: both addends converted exactly to binary32 (NaN and Inf
+  // too) and added there (IEEE RNE: Inf - Inf and NaN give NaN, made
+  // canonical), the sum rounded to binary16 by PackVec32 (an infinite sum
+  // packs to Inf). The two roundings give the correctly rounded binary16
+  // sum: 24 >= 2 * 11 + 2 bits make double rounding innocuous for an add
+  // (Figueroa, "When is double rounding innocuous?", SIGNUM 1995), and a
+  // sum below 2^-14 is a multiple of 2^-24 under 2^-14, exact in both.
+  const D32 d;
+  const hn::Rebind<float, D32> df;
+  const V32 z = hn::Zero(d), x = hn::Load(d, s.c + l0),
+            y = hn::Load(d, s.outside + l0);
+  const V32 sgn = hn::Set(d, 0x8000);
+  // sig * 2^(max(e, 1) - 25), the power of two built as binary32 bits;
+  // e = 31: the binary32 Inf / NaN (payload kept nonzero).
+  const auto to_f32 = [&](V32 v) HWY_ATTR {
+    const V32 e = hn::And(hn::ShiftRight<10>(v), hn::Set(d, 31));
+    const V32 f = hn::And(v, hn::Set(d, 0x3FF));
+    const M32 normal = hn::Ne(e, z);
+    const V32 sig = hn::IfThenElse(normal, hn::Or(f, hn::Set(d, 0x400)), f);
+    const V32 pw = hn::ShiftLeft<23>(
+        hn::Add(hn::Max(e, hn::Set(d, 1)), hn::Set(d, 127 - 25)));
+    auto val = hn::Mul(hn::ConvertTo(df, sig), hn::BitCast(df, pw));
+    val = hn::IfThenElse(
+        hn::RebindMask(df, hn::Eq(e, hn::Set(d, 31))),
+        hn::BitCast(df, hn::Or(hn::Set(d, 0x7F800000), hn::ShiftLeft<13>(f))),
+        val);
+    return hn::IfThenElse(hn::RebindMask(df, hn::Ne(hn::And(v, sgn), z)),
+                          hn::Neg(val), val);
+  };
+  const auto fsum = hn::Add(to_f32(x), to_f32(y));
+  const V32 sum = hn::BitCast(d, fsum);
+  const V32 a32 = hn::And(sum, hn::Set(d, 0x7FFFFFFF));
+  const V32 mag =
+      hn::Or(hn::And(a32, hn::Set(d, 0x7FFFFF)), hn::Set(d, 0x800000));
+  const V32 q = hn::Sub(hn::ShiftRight<23>(a32), hn::Set(d, 150));
+  const M32 neg = hn::Lt(sum, z);
+  V32 r = PackVec32(detail::acc_format_of(AccRound::kRneF16),
+                    hn::IfThenElse(neg, hn::Sub(z, mag), mag), q);
+  // A zero sum keeps the binary32 add's sign: -0 + -0 = -0, else +0.
+  r = hn::IfThenElse(hn::Eq(a32, z), hn::IfThenElseZero(neg, sgn), r);
+  if (positive)
+    r = hn::IfThenZeroElse(hn::Eq(hn::And(r, hn::Set(d, 0x7FFF)), z), r);
+  r = hn::IfThenElse(hn::RebindMask(d, hn::IsNaN(fsum)),
+                     hn::Set(d, static_cast<int32_t>(p.c_nan)), r);
+  const M32 bad = hn::MaskFromVec(hn::Load(d, s.bad + l0));
+  hn::Store(hn::IfThenElse(bad, x, r), d, s.c + l0);
 }
 
 void BlockT(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
@@ -206,6 +430,9 @@ void BlockT(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
   const size_t N = hn::Lanes(d), N64 = hn::Lanes(d64);
   const size_t K = p.K, L = static_cast<size_t>(p.L);
   const V32 z = hn::Zero(d), k31 = hn::Set(d, 31);
+  // Whether the addend's aligned term fits int32 (left shifts of its
+  // c_frac + 1 significand bits by at most F - c_frac).
+  const bool addend32 = p.F + 1 <= 30;
   for (size_t j = 0; j < p.chunks; ++j) {
     const size_t k0 = j * L;
     M32 bad = hn::Or(hn::MaskFromVec(hn::Load(d, s.bad + l0)),
@@ -217,7 +444,8 @@ void BlockT(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
     const int32_t* ae = &p.a_exp[m * K + k0];
     const int32_t* bv = &p.b_val[(nb * K + k0) * kLanes + l0];
     const int32_t* be = &p.b_exp[(nb * K + k0) * kLanes + l0];
-    // e_max over the products (zero products: below kNonzeroMin).
+    BeginInstruction(p, s, l0, N, j);
+    // e_max over the products (kFixed zero products: below kNonzeroMin).
     V32 emax = hn::Set(d, INT32_MIN / 2);
     for (size_t k = 0; k < L; ++k)
       emax = hn::Max(emax,
@@ -226,8 +454,7 @@ void BlockT(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
     M32 a_special, a_nonzero, a_neg;
     ReadAddend(p, hn::Load(d, s.c + l0), a_sig, a_exp, a_eff, a_special,
                a_nonzero, a_neg);
-    bad = hn::Or(bad, a_special);
-    const M32 any_nz = hn::Or(hn::Gt(emax, hn::Set(d, kNonzeroMin)), a_nonzero);
+    HoldSpecials(p, a_special, bad, s, l0);
     emax = hn::IfThenElse(any_zero, hn::Max(emax, hn::Set(d, p.e_zero)), emax);
     emax = hn::Max(emax, a_eff);
     // Aligned, truncated products: two int32 accumulators (k even / odd).
@@ -247,17 +474,42 @@ void BlockT(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
     }
     if (k < L) acc0 = hn::Add(acc0, term(k));
     hn::Store(hn::VecFromMask(d, bad), d, s.bad + l0);
-    hn::Store(hn::VecFromMask(d, any_nz), d, s.nz + l0);
     hn::Store(emax, d, s.emax + l0);
-    AddendShifts(p, a_sig, a_exp, a_neg, emax, s, l0);
-    HWY_ALIGN int32_t a0[kLanes], a1[kLanes];
+    HWY_ALIGN int32_t a0[kLanes], a1[kLanes], at[kLanes];
     hn::Store(acc0, d, a0 + l0);
     hn::Store(acc1, d, a1 + l0);
-    for (size_t i = l0; i < l0 + N; i += N64)
-      hn::StoreU(
-          hn::Add(AddendTerm(s, i), hn::Add(Promote(a0 + i), Promote(a1 + i))),
-          d64, s.S + i);
-    Finish(p, s, l0, N);
+    if (p.sum32) {
+      // |S| < 2^31 (GemmPlan::sum32): the whole end in int32 lanes.
+      const V32 sh = hn::Sub(hn::Set(d, p.F - p.c_frac), hn::Sub(emax, a_exp));
+      const V32 t = ShrV(ShlV(a_sig, hn::Max(sh, z)),
+                         hn::Min(hn::Max(hn::Sub(z, sh), z), k31));
+      const V32 S =
+          hn::Add(hn::IfThenElse(a_neg, hn::Sub(z, t), t), hn::Add(acc0, acc1));
+      Finish32(p, s, l0, N, m, nb, j, S, emax);
+      EndInstruction(p, s, l0, N, j);
+      continue;
+    }
+    if (addend32) {
+      // The addend's aligned term in int32: sig < 2^(c_frac + 1) shifted
+      // left by at most F - c_frac stays below 2^31 (addend32); a right
+      // shift past 30 leaves 0.
+      const V32 sh = hn::Sub(hn::Set(d, p.F - p.c_frac), hn::Sub(emax, a_exp));
+      const V32 t = ShrV(ShlV(a_sig, hn::Max(sh, z)),
+                         hn::Min(hn::Max(hn::Sub(z, sh), z), k31));
+      hn::Store(hn::IfThenElse(a_neg, hn::Sub(z, t), t), d, at + l0);
+      for (size_t i = l0; i < l0 + N; i += N64)
+        hn::StoreU(
+            hn::Add(Promote(at + i), hn::Add(Promote(a0 + i), Promote(a1 + i))),
+            d64, s.S + i);
+    } else {
+      AddendShifts(p, a_sig, a_exp, a_neg, emax, s, l0);
+      for (size_t i = l0; i < l0 + N; i += N64)
+        hn::StoreU(hn::Add(AddendTerm(s, i),
+                           hn::Add(Promote(a0 + i), Promote(a1 + i))),
+                   d64, s.S + i);
+    }
+    Finish(p, s, l0, N, m, nb, j);
+    EndInstruction(p, s, l0, N, j);
   }
 }
 
@@ -275,13 +527,15 @@ void BlockGst(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
     M32 bad = hn::Or(hn::MaskFromVec(hn::Load(d, s.bad + l0)),
                      LaneMask(p.b_bad[nb * p.chunks + j],
                               p.a_bad[m * p.chunks + j] != 0, l0));
+    BeginInstruction(p, s, l0, N, j);
     V32 a_sig, a_exp, a_eff;
     M32 a_special, a_nonzero, a_neg;
     ReadAddend(p, hn::Load(d, s.c + l0), a_sig, a_exp, a_eff, a_special,
                a_nonzero, a_neg);
-    bad = hn::Or(bad, a_special);
+    HoldSpecials(p, a_special, bad, s, l0);
     V32 emax = a_eff;
-    M32 any_nz = a_nonzero;
+    // kFixed: a zero group aligns at e_zero; kOperandMin: at e_SA + e_SB.
+    const bool fixed = p.zero_exp == ZeroExp::kFixed;
     for (size_t g = 0; g < ng; ++g) {
       const size_t gi = j * ng + g, t0 = gi * G / 2;
       const int32_t* ap = &p.a_pair[m * K2 + t0];
@@ -314,11 +568,10 @@ void BlockGst(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
                                        hn::BitCast(du, ssig))),
                 d, gmag + g * kLanes + l0);
       hn::Store(se, d, gexp + g * kLanes + l0);
-      emax = hn::Max(emax, hn::IfThenElse(nonzero, se, hn::Set(d, p.e_zero)));
-      any_nz = hn::Or(any_nz, nonzero);
+      emax = hn::Max(
+          emax, fixed ? hn::IfThenElse(nonzero, se, hn::Set(d, p.e_zero)) : se);
     }
     hn::Store(hn::VecFromMask(d, bad), d, s.bad + l0);
-    hn::Store(hn::VecFromMask(d, any_nz), d, s.nz + l0);
     hn::Store(emax, d, s.emax + l0);
     AddendShifts(p, a_sig, a_exp, a_neg, emax, s, l0);
     // The group shifts e_max - e, clamped to 0..63 (a group outside e_max
@@ -345,7 +598,8 @@ void BlockGst(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
       }
       hn::StoreU(S, d64, s.S + i);
     }
-    Finish(p, s, l0, N);
+    Finish(p, s, l0, N, m, nb, j);
+    EndInstruction(p, s, l0, N, j);
   }
 }
 
@@ -357,6 +611,7 @@ uint32_t Block(const GemmPlan& p, size_t m, size_t nb, uint32_t* c) {
   for (int i = 0; i < kLanes; ++i) {
     s.c[i] = static_cast<int32_t>(c[i]);
     s.bad[i] = 0;
+    s.hold[i] = 0;
   }
   for (size_t l0 = 0; l0 < kLanes; l0 += N) {
     if (p.gst) {

@@ -45,8 +45,9 @@ std::vector<uint64_t> gemm(const MmaModel& m, const GemmProblem& p) {
   if (S > 1 && m.c_fmt != Fmt::kF32) {
     throw std::invalid_argument("gemm: split-K reduces in FP32 only");
   }
-  // The batched 8-bit-operand path (emu/fast/gemm_fast.h): operands decoded
-  // once, bit-identical to the composition below.
+  // The batched path (emu/fast/gemm_fast.h; it covers every model in the
+  // table, tests/test_fast_gemm.cpp): operands decoded once, bit-identical
+  // to the composition below, which stays the oracle and serves split-K.
   if (fast::gemm_covers(m, p)) return fast::gemm_fast(m, p);
   const bool a_kmajor = p.layout == GemmLayout::kTN || p.layout == GemmLayout::kTT;
   const bool b_kmajor = p.layout == GemmLayout::kTN || p.layout == GemmLayout::kNN;
