@@ -130,6 +130,16 @@ constexpr const FormatDesc& desc(Fmt f) {
   return kFormats[static_cast<size_t>(f)];
 }
 
+// desc() indexes kFormats by the enum: every row sits at its own id.
+constexpr bool format_rows_in_enum_order() {
+  for (size_t i = 0; i < kFormats.size(); ++i) {
+    if (static_cast<size_t>(kFormats[i].id) != i) return false;
+  }
+  return true;
+}
+static_assert(format_rows_in_enum_order(),
+              "kFormats rows must follow the Fmt enum order");
+
 std::optional<Fmt> parse_format(std::string_view name);
 
 // Boxed storage: a value of format F is never a bare integer, so bits of
