@@ -18,8 +18,9 @@ namespace mxc::fast {
 
 // Whether the fast path covers f32 -> `to` under `r`: targets E4M3, E5M2,
 // E3M2, E2M3, E2M1, E8M0, UE4M3 and the FNUZ FP8 formats; modes RNE, RZ,
-// RU, RD, RNA, round-to-odd; every overflow policy; .relu or not. Anything else (stochastic rounding,
-// MXINT8, wide targets) goes through the reference in convert_f32_batch.
+// RU, RD, RNA, round-to-odd; every overflow policy; .relu or not. Anything
+// else (stochastic rounding, MXINT8, wide targets) goes through the
+// reference in convert_f32_batch.
 bool covers(Fmt to, const RoundSpec& r);
 
 // out[i] = convert(kF32, to, in[i], r) for i < n, on best_convert_isa().

@@ -96,8 +96,8 @@ HWY_INLINE VI Lanes(const Plan& p, VI x) {
   VI special = hn::Set(di, p.ovf[0]);
   if constexpr (kSigned) {
     const VI sign_of = kUZ ? hn::IfThenZeroElse(hn::Eq(enc, zero), neg) : neg;
-    res = hn::Or(res,
-                 hn::And(sign_of, hn::Set(di, static_cast<int32_t>(p.sign_bit))));
+    const VI sign_bit = hn::Set(di, static_cast<int32_t>(p.sign_bit));
+    res = hn::Or(res, hn::And(sign_of, sign_bit));
     if constexpr (kRelu) res = hn::AndNot(neg, res);
     special = hn::IfThenElse(hn::MaskFromVec(neg), hn::Set(di, p.ovf[1]),
                              special);
