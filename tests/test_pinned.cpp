@@ -1,6 +1,7 @@
 // Pinned cases, each with the source that fixes its expected bits. Expected
 // values come from the cited documents, not from running the emulator.
 #include <catch2/catch.hpp>
+#include <limits>
 
 #include "emu/convert.h"
 
@@ -105,4 +106,35 @@ TEST_CASE("MXINT8 element: int8 * 2^-6 (OCP MX v1.0 5.3.3)", "[pinned]") {
   CHECK(f32_to_mxint8(f32_from(0.0078125f)).v == 0x00);  // 0.5 ulp: even
   CHECK(f32_to_mxint8(f32_from(0.0234375f)).v == 0x02);  // 1.5 ulp: even
   CHECK(mxint8_to_f32(mxint8{0xC0}).v == f32_from(-1.0f).v);
+}
+
+TEST_CASE("FNUZ FP8: no -0, 0x80 the only NaN, ties past max overflow",
+          "[pinned]") {
+  // Expected bits from running ml_dtypes 0.5.4 (float8_e4m3fnuz,
+  // float8_e5m2fnuz, float8_e4m3b11fnuz astype from float32) and torch
+  // 2.12.1 (.to(torch.float8_e4m3fnuz / float8_e5m2fnuz)), which agree.
+  auto cvt = [](Fmt to, float x) {
+    return convert(Fmt::kF32, to, f32_from(x).v, RoundSpec{});
+  };
+  const float inf = std::numeric_limits<float>::infinity();
+  for (Fmt f : {Fmt::kE4M3Fnuz, Fmt::kE5M2Fnuz, Fmt::kE4M3B11Fnuz}) {
+    CHECK(cvt(f, -0.0f) == 0x00);
+    CHECK(cvt(f, -1e-30f) == 0x00);  // rounds to zero: +0, not 0x80
+    CHECK(cvt(f, inf) == 0x80);
+    CHECK(cvt(f, -inf) == 0x80);
+    CHECK(cvt(f, std::numeric_limits<float>::quiet_NaN()) == 0x80);
+    CHECK(cvt(f, 1e10f) == 0x80);
+    CHECK(cvt(f, -1e10f) == 0x80);
+  }
+  CHECK(cvt(Fmt::kE4M3Fnuz, 240.0f) == 0x7F);  // max = 1.111 x 2^7
+  CHECK(cvt(Fmt::kE4M3Fnuz, 248.0f) == 0x80);  // tie -> even 256: overflow
+  CHECK(cvt(Fmt::kE5M2Fnuz, 240.0f) == 0x60);
+  CHECK(cvt(Fmt::kE5M2Fnuz, 57344.0f) == 0x7F);  // max = 1.11 x 2^15
+  CHECK(cvt(Fmt::kE5M2Fnuz, 61440.0f) == 0x80);
+  CHECK(cvt(Fmt::kE4M3B11Fnuz, 30.0f) == 0x7F);  // max = 1.111 x 2^4
+  CHECK(cvt(Fmt::kE4M3B11Fnuz, 31.0f) == 0x80);
+  // Decoding: 0x80 is NaN, the least subnormal of e4m3fnuz is 2^-10.
+  CHECK(unpack(Fmt::kE4M3Fnuz, 0x80).cls == Class::kNaN);
+  CHECK(to_double(unpack(Fmt::kE4M3Fnuz, 0x01)) == 0x1p-10);
+  CHECK(to_double(unpack(Fmt::kE5M2Fnuz, 0x01)) == 0x1p-17);
 }

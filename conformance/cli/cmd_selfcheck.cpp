@@ -35,7 +35,7 @@ int run(const SelfcheckCli& o) {
   so.on_row = [&](const CheckResult& r) {
     ++done;
     if (r.mismatches || o.verbose) {
-      fmt::print("{:<6} -> {:<6} {:<22} {:<9} {:>9} {:>9} {:>9}\n",
+      fmt::print("{:<6} -> {:<11} {:<22} {:<9} {:>9} {:>9} {:>9}\n",
                  desc(r.check.from).name, desc(r.check.to).name,
                  spec_label(r.check.spec), oracle_name(r.check.oracle),
                  r.cases, r.mismatches, r.deviations);
@@ -48,13 +48,13 @@ int run(const SelfcheckCli& o) {
     }
     if (done % 50 == 0) fmt::print(stderr, "  ... {} checks\n", done);
   };
-  fmt::print("{:<6}    {:<6} {:<22} {:<9} {:>9} {:>9} {:>9}\n", "from", "to",
+  fmt::print("{:<6}    {:<11} {:<22} {:<9} {:>9} {:>9} {:>9}\n", "from", "to",
              "mode", "oracle", "cases", "mismatch", "deviation");
   const auto rows = run_selfcheck(so);
 
   // Summary per (oracle, target format).
   fmt::print("\nsummary by oracle and target format\n");
-  fmt::print("{:<10} {:<6} {:>6} {:>12} {:>10} {:>10}\n", "oracle", "to",
+  fmt::print("{:<10} {:<11} {:>6} {:>12} {:>10} {:>10}\n", "oracle", "to",
              "checks", "cases", "mismatch", "deviation");
   uint64_t total_bad = 0, total_cases = 0, total_dev = 0;
   for (Oracle orc : {Oracle::kCuda, Oracle::kExact}) {
@@ -68,7 +68,7 @@ int run(const SelfcheckCli& o) {
         dev += r.deviations;
       }
       if (n == 0) continue;
-      fmt::print("{:<10} {:<6} {:>6} {:>12} {:>10} {:>10}\n",
+      fmt::print("{:<10} {:<11} {:>6} {:>12} {:>10} {:>10}\n",
                  oracle_name(orc), d.name, n, cases, bad, dev);
       total_bad += bad;
       total_dev += dev;

@@ -86,13 +86,14 @@ def _check_str(v, name):
 # Formats torch has a dtype for (codes come back as tensors of that dtype;
 # UE4M3 scales as float8_e4m3fn, torchao's NVFP4 scale dtype).
 _TORCH_OUT = {"e4m3": "float8_e4m3fn", "e5m2": "float8_e5m2",
-              "e8m0": "float8_e8m0fnu", "ue4m3": "float8_e4m3fn"}
+              "e8m0": "float8_e8m0fnu", "ue4m3": "float8_e4m3fn",
+              "e4m3fnuz": "float8_e4m3fnuz", "e5m2fnuz": "float8_e5m2fnuz"}
 
 
 def _out(a, torch_in, fmt=None):
     """numpy in, numpy out; torch in, a CPU torch tensor out: float values
-    as their dtype, bf16 as torch.bfloat16, E4M3/E5M2/E8M0/UE4M3 codes as
-    torch float8 dtypes, other codes as uint8 (uint16... for wider)."""
+    as their dtype, bf16 as torch.bfloat16, E4M3/E5M2/E8M0/UE4M3 and
+    E4M3FNUZ/E5M2FNUZ codes as torch float8 dtypes, other codes as uint8 (uint16... for wider)."""
     if not torch_in:
         return a
     import torch

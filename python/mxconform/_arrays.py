@@ -22,6 +22,9 @@ _ML_DTYPES = {
     "float6_e3m2fn": "e3m2",
     "float4_e2m1fn": "e2m1",
     "float8_e8m0fnu": "e8m0",
+    "float8_e4m3fnuz": "e4m3fnuz",
+    "float8_e5m2fnuz": "e5m2fnuz",
+    "float8_e4m3b11fnuz": "e4m3b11fnuz",
     "bfloat16": "bf16",
 }
 # torch dtype names (str(torch.float8_e4m3fn) == "torch.float8_e4m3fn").
@@ -29,6 +32,8 @@ _TORCH_DTYPES = {
     "torch.float8_e4m3fn": "e4m3",
     "torch.float8_e5m2": "e5m2",
     "torch.float8_e8m0fnu": "e8m0",
+    "torch.float8_e4m3fnuz": "e4m3fnuz",
+    "torch.float8_e5m2fnuz": "e5m2fnuz",
     "torch.bfloat16": "bf16",
 }
 _FLOAT_DTYPES = {np.dtype(np.float64): "f64", np.dtype(np.float32): "f32",

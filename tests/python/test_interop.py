@@ -23,7 +23,8 @@ X = np.concatenate([
 X = X[~np.isnan(X)]
 ML = [("float8_e4m3fn", "e4m3"), ("float8_e5m2", "e5m2"),
       ("float6_e2m3fn", "e2m3"), ("float6_e3m2fn", "e3m2"),
-      ("float4_e2m1fn", "e2m1")]
+      ("float4_e2m1fn", "e2m1"), ("float8_e4m3fnuz", "e4m3fnuz"),
+      ("float8_e5m2fnuz", "e5m2fnuz"), ("float8_e4m3b11fnuz", "e4m3b11fnuz")]
 
 
 @pytest.mark.parametrize("dt,fmt", ML)
