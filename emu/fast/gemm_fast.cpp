@@ -393,6 +393,9 @@ bool gemm_covers(const MmaModel& m, const GemmProblem& p) {
   if (!elem_ok(p.a_fmt) || !elem_ok(p.b_fmt)) return false;
   if (m.c_fmt != Fmt::kF32 && m.c_fmt != Fmt::kF16) return false;
   const FdpaParams& f = m.fdpa;
+  // The AMD datapaths (two-stage, f32 pairwise) and their RNE-FP32 rounding:
+  // the reference only.
+  if (f.datapath != Datapath::kFdpa || f.rho == AccRound::kRneF32) return false;
   if (f.L <= 0 || f.L > 128 || f.F < 0 || f.F > 48) return false;
   // Zero operands align at e_zero; one increasing-k chain with C inside.
   // Other zero-exponent rules and instruction structures: the reference.
