@@ -14,8 +14,10 @@ namespace mxc {
 namespace {
 
 constexpr Fmt kWide[] = {Fmt::kF32, Fmt::kF64, Fmt::kF16, Fmt::kBF16};
-constexpr Fmt kNarrow[] = {Fmt::kE4M3, Fmt::kE5M2, Fmt::kE3M2, Fmt::kE2M3,
-                           Fmt::kE2M1, Fmt::kE8M0, Fmt::kUE4M3, Fmt::kInt8};
+constexpr Fmt kNarrow[] = {Fmt::kE4M3,     Fmt::kE5M2,     Fmt::kE3M2,
+                           Fmt::kE2M3,     Fmt::kE2M1,     Fmt::kE8M0,
+                           Fmt::kUE4M3,    Fmt::kInt8,     Fmt::kE4M3Fnuz,
+                           Fmt::kE5M2Fnuz, Fmt::kE4M3B11Fnuz};
 constexpr Round kModes[] = {Round::kRNE, Round::kRZ,  Round::kRU, Round::kRD,
                             Round::kRNA, Round::kOdd, Round::kSR,
                             Round::kRNZ};

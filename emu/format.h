@@ -1,8 +1,10 @@
 // Format descriptors: every element, scale and source/destination encoding the
 // emulator knows, as constexpr data. Bit layouts follow OCP Microscaling
 // Formats (MX) v1.0 section 5.3 (E4M3, E5M2, E3M2, E2M3, E2M1, E8M0, INT8),
-// NVIDIA's NVFP4 (UE4M3 block scale) and IEEE 754-2019 (binary16/32/64) plus
-// bfloat16. See docs/formats.md for the tables these descriptors produce.
+// NVIDIA's NVFP4 (UE4M3 block scale), IEEE 754-2019 (binary16/32/64) plus
+// bfloat16, and the FNUZ FP8 encodings (AMD CDNA3 ISA guide, "FP8 and BF8";
+// ml_dtypes float8_*fnuz). See docs/formats.md for the tables these descriptors
+// produce.
 #pragma once
 
 #include <array>
@@ -19,6 +21,9 @@ enum class Specials : uint8_t {
   kNone,        // every encoding is finite (E3M2, E2M3, E2M1)
   kE8M0,        // 0xFF is NaN, no zero, no Inf, no sign (OCP E8M0)
   kInt,         // two's-complement integer with an implied scale (MXINT8)
+  kFnuz,        // "finite, NaN, unsigned zero": the -0 encoding (sign bit
+                // alone, 0x80) is the only NaN; no Inf, no -0 (AMD CDNA3
+                // FP8/BF8; ml_dtypes float8_*fnuz, torch float8_*fnuz)
 };
 
 enum class Fmt : uint8_t {
@@ -36,8 +41,15 @@ enum class Fmt : uint8_t {
   kF64,
   kTF32,   // the top 19 bits of an f32 (tensor-core TF32 operand)
   kE8M13,  // f32 range, 13 fraction bits: Ada/Hopper FP8 accumulator
+  // FNUZ FP8 (Specials::kFnuz) of Noune et al., "8-bit Numerical Formats for
+  // Deep Neural Networks" (Graphcore, arXiv:2206.02915); bias 8 and 16 are
+  // AMD CDNA3's (MI300) FP8 and BF8. ml_dtypes float8_e4m3fnuz,
+  // float8_e5m2fnuz, float8_e4m3b11fnuz; torch.float8_e4m3fnuz, e5m2fnuz.
+  kE4M3Fnuz,
+  kE5M2Fnuz,
+  kE4M3B11Fnuz,
 };
-inline constexpr int kNumFormats = 14;
+inline constexpr int kNumFormats = 17;
 
 struct FormatDesc {
   Fmt id;
@@ -60,7 +72,13 @@ struct FormatDesc {
   constexpr bool has_inf() const { return specials == Specials::kIeee; }
   constexpr bool has_nan() const {
     return specials == Specials::kIeee || specials == Specials::kNanAllOnes ||
-           specials == Specials::kE8M0;
+           specials == Specials::kE8M0 || specials == Specials::kFnuz;
+  }
+  // Whether the sign bit with a zero magnitude is -0 (FNUZ spends it on NaN,
+  // integers have none, unsigned formats have no sign bit).
+  constexpr bool has_neg_zero() const {
+    return has_sign && specials != Specials::kInt &&
+           specials != Specials::kFnuz;
   }
   // Largest exponent of a finite number.
   constexpr int emax() const {
@@ -103,6 +121,9 @@ inline constexpr std::array<FormatDesc, kNumFormats> kFormats = {{
     {Fmt::kF64, "f64", 64, true, 11, 52, 1023, Specials::kIeee},
     {Fmt::kTF32, "tf32", 19, true, 8, 10, 127, Specials::kIeee},
     {Fmt::kE8M13, "e8m13", 22, true, 8, 13, 127, Specials::kIeee},
+    {Fmt::kE4M3Fnuz, "e4m3fnuz", 8, true, 4, 3, 8, Specials::kFnuz},
+    {Fmt::kE5M2Fnuz, "e5m2fnuz", 8, true, 5, 2, 16, Specials::kFnuz},
+    {Fmt::kE4M3B11Fnuz, "e4m3b11fnuz", 8, true, 4, 3, 11, Specials::kFnuz},
 }};
 
 constexpr const FormatDesc& desc(Fmt f) {
@@ -117,9 +138,9 @@ template <Fmt F>
 struct Bits {
   using storage = std::conditional_t<
       desc(F).bits <= 8, uint8_t,
-      std::conditional_t<desc(F).bits <= 16, uint16_t,
-                         std::conditional_t<desc(F).bits <= 32, uint32_t,
-                                            uint64_t>>>;
+      std::conditional_t<
+          desc(F).bits <= 16, uint16_t,
+          std::conditional_t<desc(F).bits <= 32, uint32_t, uint64_t>>>;
   storage v;
   static constexpr Fmt format = F;
   friend constexpr bool operator==(Bits a, Bits b) { return a.v == b.v; }
@@ -139,5 +160,8 @@ using f32 = Bits<Fmt::kF32>;
 using f64 = Bits<Fmt::kF64>;
 using tf32 = Bits<Fmt::kTF32>;
 using e8m13 = Bits<Fmt::kE8M13>;
+using e4m3fnuz = Bits<Fmt::kE4M3Fnuz>;
+using e5m2fnuz = Bits<Fmt::kE5M2Fnuz>;
+using e4m3b11fnuz = Bits<Fmt::kE4M3B11Fnuz>;
 
 }  // namespace mxc

@@ -108,7 +108,9 @@ uint64_t round_pack_int(Fmt f, bool sign, int32_t exp, uint64_t sig,
 uint64_t canonical_nan(Fmt f) {
   // Exponent and fraction all ones, sign clear: PTX's canonical NaN for f16
   // (0x7FFF), f32 (0x7FFFFFFF), E4M3/E5M2/UE4M3 (0x7F) and E8M0 (0xFF).
+  // FNUZ formats have one NaN, the -0 encoding (0x80).
   const FormatDesc& d = desc(f);
+  if (d.specials == Specials::kFnuz) return d.sign_mask();
   return (uint64_t{1} << (d.exp_bits + d.man_bits)) - 1;
 }
 
@@ -133,8 +135,9 @@ uint64_t zero_bits(Fmt f, bool sign) {
   const FormatDesc& d = desc(f);
   // E8M0 has no zero: its least value 2^-127 (0x00) stands in (CUDA's
   // __nv_cvt_float_to_e8m0 and PTX cvt.ue8m0x2 clamp there too).
-  // Integers have no negative zero.
-  return sign && d.specials != Specials::kInt ? d.sign_mask() : 0;
+  // Integers and FNUZ formats have no negative zero: -0 becomes +0
+  // (ml_dtypes float8_e4m3fnuz(-0.0) and torch's fnuz casts give 0x00).
+  return sign && d.has_neg_zero() ? d.sign_mask() : 0;
 }
 
 uint64_t round_pack(Fmt f, bool sign, int32_t exp, uint64_t sig, bool sticky,
@@ -174,9 +177,8 @@ uint64_t round_pack(Fmt f, bool sign, int32_t exp, uint64_t sig, bool sticky,
   }
   // The encoding's last bit: the significand's, or with no fraction bits
   // (E8M0) the biased exponent's; the virtual zero below E8M0 is even.
-  const bool trunc_odd = d.man_bits > 0
-                             ? (n & 1) != 0
-                             : n != 0 && ((q + d.bias) & 1) != 0;
+  const bool trunc_odd =
+      d.man_bits > 0 ? (n & 1) != 0 : n != 0 && ((q + d.bias) & 1) != 0;
   if (round_increment(r, sign, trunc_odd, rem, s, sticky)) ++n;
 
   int64_t qq = q;

@@ -52,6 +52,13 @@ Unpacked unpack(Fmt f, uint64_t bits) {
         return u;
       }
       break;
+    case Specials::kFnuz:
+      // The -0 encoding (sign bit alone) is the only NaN; all else finite.
+      if (bits == d.sign_mask()) {
+        u.cls = Class::kNaN;
+        return u;
+      }
+      break;
     case Specials::kE8M0:
       // OCP MX v1.0 5.4.1: 0xFF is NaN; 0x00 is 2^-127 (no zero).
       if (biased == top) {

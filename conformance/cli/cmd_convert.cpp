@@ -109,11 +109,11 @@ void add_convert(CLI::App& app, int& exit_code) {
       "Bad input: an error naming the token and its line, exit 2.");
   c->add_option("--from", o->from,
                 "source format: f32 f64 f16 bf16 e4m3 e5m2 e3m2 e2m3 e2m1 "
-                "e8m0 ue4m3 int8")
+                "e8m0 ue4m3 int8 e4m3fnuz e5m2fnuz e4m3b11fnuz")
       ->capture_default_str();
   c->add_option("--to", o->to,
-                "target format: e4m3 e5m2 e3m2 e2m3 e2m1 e8m0 ue4m3 int8 f16 "
-                "bf16 f32")
+                "target format: e4m3 e5m2 e3m2 e2m3 e2m1 e8m0 ue4m3 int8 "
+                "e4m3fnuz e5m2fnuz e4m3b11fnuz f16 bf16 f32")
       ->required();
   c->add_option("--round", o->round,
                 "rne | rz | ru (toward +inf) | rd (toward -inf) | rna (ties "

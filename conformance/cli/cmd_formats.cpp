@@ -13,7 +13,7 @@ namespace mxc::cli {
 namespace {
 
 int run() {
-  fmt::print("{:<6} {:>4} {:>9} {:>5} {:>5} {:>13} {:>13} {:>13} {:>8}\n",
+  fmt::print("{:<11} {:>4} {:>10} {:>5} {:>5} {:>13} {:>13} {:>13} {:>8}\n",
              "format", "bits", "e/m/bias", "inf", "nan", "max", "min normal",
              "min subnorm", "binades");
   for (const FormatDesc& d : kFormats) {
@@ -28,12 +28,12 @@ int run() {
     }
     // Dynamic range in binades: log2(max finite / least positive).
     const double binades = std::log2(mx) - std::log2(min_sub);
-    fmt::print("{:<6} {:>4} {:>9} {:>5} {:>5} {:>13.6g} {:>13.6g} {:>13.6g} "
-               "{:>8.2f}\n",
-               d.name, d.bits,
-               fmt::format("{}/{}/{}", d.exp_bits, d.man_bits, d.bias),
-               d.has_inf() ? "yes" : "no", d.has_nan() ? "yes" : "no", mx,
-               min_normal, min_sub, binades);
+    fmt::print(
+        "{:<11} {:>4} {:>10} {:>5} {:>5} {:>13.6g} {:>13.6g} {:>13.6g} "
+        "{:>8.2f}\n",
+        d.name, d.bits, fmt::format("{}/{}/{}", d.exp_bits, d.man_bits, d.bias),
+        d.has_inf() ? "yes" : "no", d.has_nan() ? "yes" : "no", mx, min_normal,
+        min_sub, binades);
   }
   return 0;
 }

@@ -94,6 +94,8 @@ enum class Specials {
   None,     // every encoding finite (e3m2, e2m3, e2m1)
   IEEE,     // exponent all ones: mantissa 0 = Inf, else NaN
   AllOnes,  // only S.1111.111 is NaN, no Inf (e4m3, ue4m3)
+  Fnuz,     // the sign bit alone (-0's encoding) is the only NaN; no Inf,
+            // no -0 (e4m3fnuz, e5m2fnuz, e4m3b11fnuz)
 };
 
 struct Fmt {
@@ -108,7 +110,7 @@ struct Fmt {
   bool target_ok;
 };
 
-constexpr std::array<Fmt, 12> kFmts{{
+constexpr std::array<Fmt, 15> kFmts{{
     {"e4m3", Kind::Float, 8, 4, 3, 7, true, Specials::AllOnes, true},
     {"e5m2", Kind::Float, 8, 5, 2, 15, true, Specials::IEEE, true},
     {"e3m2", Kind::Float, 6, 3, 2, 3, true, Specials::None, true},
@@ -121,6 +123,9 @@ constexpr std::array<Fmt, 12> kFmts{{
     {"bf16", Kind::Float, 16, 8, 7, 127, true, Specials::IEEE, true},
     {"f32", Kind::Float, 32, 8, 23, 127, true, Specials::IEEE, false},
     {"f64", Kind::Float, 64, 11, 52, 1023, true, Specials::IEEE, false},
+    {"e4m3fnuz", Kind::Float, 8, 4, 3, 8, true, Specials::Fnuz, true},
+    {"e5m2fnuz", Kind::Float, 8, 5, 2, 16, true, Specials::Fnuz, true},
+    {"e4m3b11fnuz", Kind::Float, 8, 4, 3, 11, true, Specials::Fnuz, true},
 }};
 
 std::size_t fmt_index(std::string_view name) {
@@ -149,9 +154,11 @@ bool has_nan(const Fmt& f) {
   return f.kind == Kind::E8M0 || f.specials != Specials::None;
 }
 
-// Rule 1: all storage bits one except the sign bit.
+// Rule 1: all storage bits one except the sign bit (FNUZ: its one NaN,
+// the sign bit alone).
 uint64_t canonical_nan(const Fmt& f) {
   if (f.kind == Kind::E8M0) return 0xFF;
+  if (f.specials == Specials::Fnuz) return sign_bit(f);
   return low_mask(payload_bits(f));
 }
 
@@ -189,6 +196,10 @@ Val decode(const Fmt& f, uint64_t bits) {
     return v;
   }
   const int nb = payload_bits(f);
+  if (f.specials == Specials::Fnuz && bits == sign_bit(f)) {
+    v.cls = Cls::NaN;
+    return v;
+  }
   if (f.is_signed) {
     v.neg = ((bits >> nb) & 1) != 0;
   } else {
@@ -441,7 +452,9 @@ uint64_t encode(const Fmt& f, const Table* tab, const Cand& c, bool neg,
     return max_enc | sb;
   }
   if (c.virtual_zero) return 0x00;  // rule 7: below 2^-127 -> 0x00
-  return c.enc | sb;                // zero keeps the sign of x (rule 6)
+  // Zero keeps the sign of x (rule 6), except in FNUZ formats (no -0).
+  if (f.specials == Specials::Fnuz && is_zero(c.v)) return 0x00;
+  return c.enc | sb;
 }
 
 // Result for the non-finite / zero / relu cases (rules 1-5); returns false
@@ -486,9 +499,12 @@ Prep prepare(std::string_view from, std::string_view to, uint64_t bits,
   // Rule 3: relu.
   if (s.relu && x.neg) return finish(0);
   const uint64_t sb = x.neg ? sign_bit(tf) : 0;
-  // Rule 4: zero (int8 has no -0, e8m0 no zero: 0x00 = 2^-127).
+  // Rule 4: zero (int8 and FNUZ have no -0, e8m0 no zero: 0x00 = 2^-127).
   if (x.cls == Cls::Zero) {
-    if (tf.kind == Kind::Int8 || tf.kind == Kind::E8M0) return finish(0);
+    if (tf.kind == Kind::Int8 || tf.kind == Kind::E8M0 ||
+        tf.specials == Specials::Fnuz) {
+      return finish(0);
+    }
     return finish(sb);
   }
   // Rule 5: infinity.

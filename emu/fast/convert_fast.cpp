@@ -17,7 +17,9 @@ namespace mxc::fast {
 // whole sig is the discarded field, below half). n = sig >> sh is the
 // truncated magnitude in quanta; rounding adds 0 or 1 from the discarded
 // bits; the encoding is n + (max(E - 127 - emin, 0) << m), which carries
-// into the exponent field by itself (E8M0: n + E - 1, clamped at 0).
+// into the exponent field by itself (E8M0: n + E - 1, clamped at 0). A
+// negative result takes the sign bit, except a zero one in a format without
+// -0 (FNUZ: the sign bit alone is its NaN).
 // Above the largest finite encoding (and for E = 255) the result is the
 // overflow / Inf / NaN constant, taken from the reference core itself.
 
@@ -30,6 +32,9 @@ bool covers(Fmt to, const RoundSpec& r) {
     case Fmt::kE2M1:
     case Fmt::kE8M0:
     case Fmt::kUE4M3:
+    case Fmt::kE4M3Fnuz:
+    case Fmt::kE5M2Fnuz:
+    case Fmt::kE4M3B11Fnuz:
       break;
     default:
       return false;
@@ -47,6 +52,7 @@ Plan make_plan(Fmt to, const RoundSpec& r) {
   p.e8m0 = d.specials == Specials::kE8M0;
   p.is_signed = d.has_sign;
   p.relu = r.relu && d.has_sign;
+  p.unsigned_zero = d.has_sign && !d.has_neg_zero();
   p.m = d.man_bits;
   p.c_sh = 150 - d.man_bits + d.emin();
   p.c_off = 127 + d.emin();
@@ -116,6 +122,7 @@ uint8_t run_plan_one(const Plan& p, uint32_t x) {
       std::max(static_cast<int32_t>(n) + (inc ? 1 : 0) + off, 0);
   if (enc > p.max_enc) return p.ovf[neg];
   if (neg && p.relu) return 0;
+  if (enc == 0 && p.unsigned_zero) return 0;  // FNUZ: -0 is +0 (0x80 is NaN)
   return static_cast<uint8_t>(static_cast<uint32_t>(enc) |
                               (neg ? p.sign_bit : 0u));
 }

@@ -17,8 +17,8 @@
 namespace mxc::fast {
 
 // Whether the fast path covers f32 -> `to` under `r`: targets E4M3, E5M2,
-// E3M2, E2M3, E2M1, E8M0, UE4M3; modes RNE, RZ, RU, RD, RNA, round-to-odd;
-// every overflow policy; .relu or not. Anything else (stochastic rounding,
+// E3M2, E2M3, E2M1, E8M0, UE4M3 and the FNUZ FP8 formats; modes RNE, RZ,
+// RU, RD, RNA, round-to-odd; every overflow policy; .relu or not. Anything else (stochastic rounding,
 // MXINT8, wide targets) goes through the reference in convert_f32_batch.
 bool covers(Fmt to, const RoundSpec& r);
 
@@ -39,6 +39,7 @@ struct Plan {
   bool e8m0 = false;     // E8M0: no subnormals, the exponent's parity
   bool is_signed = true;
   bool relu = false;    // .relu on a signed target
+  bool unsigned_zero = false;  // a zero magnitude never takes the sign (FNUZ)
   int m = 0;            // fraction bits
   int32_t c_sh = 0;     // shift = clamp(c_sh - E, 23 - m, 25)
   int32_t c_off = 0;    // exponent offset = max(E - c_off, 0) << m
@@ -59,7 +60,8 @@ namespace detail {
 // result is the largest finite encoding or the one above it, and the
 // negative side's overflow and Inf results are the positive side's with the
 // sign bit (0 under .relu, the same for an unsigned target), so overflow,
-// Inf and NaN fold into one unsigned min plus a NaN blend.
+// Inf and NaN fold into one unsigned min plus a NaN blend. (FNUZ: overflow,
+// Inf and NaN are all 0x80 = max + 1 on either side, which folds too.)
 bool fp_specials_fold(const Plan& p);
 // The Highway kernels on `isa` (isa_supported, not kScalar): out[i] for
 // the first inputs, a whole number of vectors; they return how many (0

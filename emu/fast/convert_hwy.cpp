@@ -12,6 +12,9 @@
 //    the encoding is that integer plus the exponent offset. Specials fold
 //    into one unsigned min when the overflow result is max or max+1
 //    (detail::fp_specials_fold), Inf/NaN lanes give huge integers there.
+// kUZ (signed, not .relu, Plan::unsigned_zero: the FNUZ formats): a
+// negative lane whose magnitude encodes as 0 gives +0, not the sign bit
+// alone (their NaN).
 // Every target's result is checked bit for bit against the reference
 // mxc::convert by tests/test_fast_convert.cpp (each ISA isa_available()).
 #undef HWY_TARGET_INCLUDE
@@ -38,7 +41,7 @@ using DI = hn::ScalableTag<int32_t>;
 using VI = hn::Vec<DI>;
 
 // The integer formulation (convert_fast.cpp, run_plan_one).
-template <Round M, bool E8, bool kSigned, bool kRelu, bool kInfDiff>
+template <Round M, bool E8, bool kSigned, bool kRelu, bool kInfDiff, bool kUZ>
 HWY_INLINE VI Lanes(const Plan& p, VI x) {
   const DI di;
   const VI zero = hn::Zero(di), one = hn::Set(di, 1);
@@ -92,7 +95,9 @@ HWY_INLINE VI Lanes(const Plan& p, VI x) {
   VI res = enc;
   VI special = hn::Set(di, p.ovf[0]);
   if constexpr (kSigned) {
-    res = hn::Or(res, hn::And(neg, hn::Set(di, static_cast<int32_t>(p.sign_bit))));
+    const VI sign_of = kUZ ? hn::IfThenZeroElse(hn::Eq(enc, zero), neg) : neg;
+    res = hn::Or(res,
+                 hn::And(sign_of, hn::Set(di, static_cast<int32_t>(p.sign_bit))));
     if constexpr (kRelu) res = hn::AndNot(neg, res);
     special = hn::IfThenElse(hn::MaskFromVec(neg), hn::Set(di, p.ovf[1]),
                              special);
@@ -109,7 +114,7 @@ HWY_INLINE VI Lanes(const Plan& p, VI x) {
 }
 
 // The FP-unit variant (see the top of this file). kMode: RNE, RZ, RU, RD.
-template <Round kMode, bool kSigned, bool kRelu, bool kInfDiff>
+template <Round kMode, bool kSigned, bool kRelu, bool kInfDiff, bool kUZ>
 HWY_INLINE VI LanesFp(const Plan& p, VI x) {
   const DI di;
   const hn::RebindToFloat<DI> df;
@@ -167,9 +172,13 @@ HWY_INLINE VI LanesFp(const Plan& p, VI x) {
       res = hn::IfThenZeroElse(hn::Lt(x, hn::Zero(di)), res);
     } else {
       const int bits = desc(p.to).bits;
-      res = hn::Or(res, hn::BitCast(di, hn::ShiftRightSame(
-                                            hn::BitCast(du, hn::AndNot(abs, x)),
-                                            32 - bits)));
+      VI sign = hn::BitCast(
+          di, hn::ShiftRightSame(hn::BitCast(du, hn::AndNot(abs, x)),
+                                 32 - bits));
+      if constexpr (kUZ) {
+        sign = hn::IfThenZeroElse(hn::Eq(res, hn::Zero(di)), sign);
+      }
+      res = hn::Or(res, sign);
     }
   }
   return hn::IfThenElse(hn::Gt(abs, exp_inf), hn::Set(di, p.nan), res);
@@ -199,25 +208,32 @@ using KernelFn = size_t (*)(const Plan&, const uint32_t*, uint8_t*, size_t);
 // The lambdas capture a copy of the plan: the byte stores may alias the
 // caller's Plan, which would make the compiler reload and re-broadcast
 // every constant per vector; a local copy stays in registers.
-template <Round M, bool E8, bool kSigned, bool kRelu, bool kInfDiff>
+template <Round M, bool E8, bool kSigned, bool kRelu, bool kInfDiff,
+          bool kUZ = false>
 size_t Kernel(const Plan& p, const uint32_t* in, uint8_t* out, size_t n) {
   return Loop(in, out, n, [q = p](VI x) HWY_ATTR {
-    return Lanes<M, E8, kSigned, kRelu, kInfDiff>(q, x);
+    return Lanes<M, E8, kSigned, kRelu, kInfDiff, kUZ>(q, x);
   });
 }
 
-template <Round M, bool kSigned, bool kRelu, bool kInfDiff>
+template <Round M, bool kSigned, bool kRelu, bool kInfDiff, bool kUZ = false>
 size_t KernelFp(const Plan& p, const uint32_t* in, uint8_t* out, size_t n) {
   return Loop(in, out, n, [q = p](VI x) HWY_ATTR {
-    return LanesFp<M, kSigned, kRelu, kInfDiff>(q, x);
+    return LanesFp<M, kSigned, kRelu, kInfDiff, kUZ>(q, x);
   });
 }
 
 template <Round M, bool kSigned>
-KernelFn PickFp3(bool relu, bool inf_diff) {
+KernelFn PickFp3(bool relu, bool inf_diff, bool uz) {
   if (relu) {
     return inf_diff ? KernelFp<M, kSigned, kSigned, true>
                     : KernelFp<M, kSigned, kSigned, false>;
+  }
+  if constexpr (kSigned) {
+    if (uz) {
+      return inf_diff ? KernelFp<M, true, false, true, true>
+                      : KernelFp<M, true, false, false, true>;
+    }
   }
   return inf_diff ? KernelFp<M, kSigned, false, true>
                   : KernelFp<M, kSigned, false, false>;
@@ -225,8 +241,8 @@ KernelFn PickFp3(bool relu, bool inf_diff) {
 
 template <Round M>
 KernelFn PickFp2(const Plan& p, bool inf_diff) {
-  if (!p.is_signed) return PickFp3<M, false>(false, inf_diff);
-  return PickFp3<M, true>(p.relu, inf_diff);
+  if (!p.is_signed) return PickFp3<M, false>(false, inf_diff, false);
+  return PickFp3<M, true>(p.relu, inf_diff, p.unsigned_zero);
 }
 
 KernelFn PickFp(const Plan& p) {
@@ -249,10 +265,16 @@ KernelFn PickFp(const Plan& p) {
 }
 
 template <Round M, bool E8, bool kSigned>
-KernelFn Pick3(bool relu, bool inf_diff) {
+KernelFn Pick3(bool relu, bool inf_diff, bool uz) {
   if (relu) {
     return inf_diff ? Kernel<M, E8, kSigned, kSigned, true>
                     : Kernel<M, E8, kSigned, kSigned, false>;
+  }
+  if constexpr (kSigned && !E8) {
+    if (uz) {
+      return inf_diff ? Kernel<M, false, true, false, true, true>
+                      : Kernel<M, false, true, false, false, true>;
+    }
   }
   return inf_diff ? Kernel<M, E8, kSigned, false, true>
                   : Kernel<M, E8, kSigned, false, false>;
@@ -260,9 +282,9 @@ KernelFn Pick3(bool relu, bool inf_diff) {
 
 template <Round M>
 KernelFn Pick2(const Plan& p, bool inf_diff) {
-  if (p.e8m0) return Pick3<M, true, false>(false, inf_diff);
-  if (!p.is_signed) return Pick3<M, false, false>(false, inf_diff);
-  return Pick3<M, false, true>(p.relu, inf_diff);
+  if (p.e8m0) return Pick3<M, true, false>(false, inf_diff, false);
+  if (!p.is_signed) return Pick3<M, false, false>(false, inf_diff, false);
+  return Pick3<M, false, true>(p.relu, inf_diff, p.unsigned_zero);
 }
 
 KernelFn Pick(const Plan& p) {
