@@ -16,6 +16,8 @@ constexpr Fmt kHalf[] = {Fmt::kF16, Fmt::kBF16};
 constexpr Fmt kTf32[] = {Fmt::kTF32};
 constexpr Fmt kF16Only[] = {Fmt::kF16};
 constexpr Fmt kBf16Only[] = {Fmt::kBF16};
+// CDNA3 FP8 (fp8 = E4M3FNUZ) and BF8 (= E5M2FNUZ), any pair.
+constexpr Fmt kFp8Fnuz[] = {Fmt::kE4M3Fnuz, Fmt::kE5M2Fnuz};
 
 // Sources (docs/models.md gives the section of each):
 //   MMA-Sim   microsoft/MMA-Sim nv_ptx sim.py F/rho/L tables and paper v2
@@ -441,6 +443,16 @@ constexpr std::array kModels = {
              "MMA-Sim c785138 amd.py CDNA3 xf32: f32 operands truncated to "
              "tf32 (x >> 13 << 13), amd_fused_dot_rd_add over groups of 4; "
              "10000 MMA-Sim rows replayed bit for bit",
+             kMmaSimAmdRows},
+    MmaModel{"cdna3_mfma_fp8_f32", "cdna3",
+             "v_mfma_f32_{16x16x32,32x32x16}_{fp8,bf8}_{fp8,bf8} (gfx942; "
+             "fp8 = e4m3fnuz, bf8 = e5m2fnuz)",
+             32, kFp8Fnuz, Fmt::kF32, ScaleKind::kNone, amd_two_stage(16, 2),
+             Fmt::kF64,
+             "MMA-Sim c785138 amd.py CDNA3 fp8/bf8: amd_fused_dot_rd_add "
+             "is_fp8, group 16, even and odd k truncated separately (F = "
+             "24), C below M - 25 dropped, RNE f32; 10000 MMA-Sim rows per "
+             "operand pair replayed bit for bit",
              kMmaSimAmdRows},
 };
 
