@@ -27,6 +27,7 @@ fo::Rho oracle_rho(AccRound r) {
     case AccRound::kRzF32: return fo::Rho::RzF32;
     case AccRound::kRzE8M13: return fo::Rho::RzE8M13;
     case AccRound::kRneF16: return fo::Rho::RneF16;
+    case AccRound::kRneF32: return fo::Rho::RneF32;
   }
   return fo::Rho::RzF32;
 }
@@ -153,6 +154,17 @@ uint64_t run_oracle(const MmaModel& m, const Case& c) {
   p.k_period = m.fdpa.k_period;
   p.k_run = m.fdpa.k_run;
   p.c_outside = m.fdpa.c_outside;
+  switch (m.fdpa.datapath) {
+    case Datapath::kFdpa: p.datapath = fo::Params::Datapath::Fdpa; break;
+    case Datapath::kTwoStageRd:
+      p.datapath = fo::Params::Datapath::TwoStageRd;
+      break;
+    case Datapath::kF32Pairwise:
+      p.datapath = fo::Params::Datapath::F32Pairwise;
+      break;
+  }
+  p.split = m.fdpa.split;
+  p.ftz = m.fdpa.ftz;
   return fo::fdpa_chain(p, oracle_operands(m, c));
 }
 

@@ -25,6 +25,7 @@ std::string_view rho_name(AccRound r) {
     case AccRound::kRzF32: return "RZ-FP32";
     case AccRound::kRzE8M13: return "RZ-E8M13";
     case AccRound::kRneF16: return "RNE-FP16";
+    case AccRound::kRneF32: return "RNE-FP32";
   }
   return "?";
 }
@@ -63,6 +64,21 @@ int run_models(bool verbose) {
       fmt::print("    zero rules: zero-exp={} zero-sign={}\n",
                  zero_exp_name(m.fdpa.zero_exp),
                  zero_sign_name(m.fdpa.zero_sign));
+      if (m.fdpa.datapath == Datapath::kTwoStageRd) {
+        fmt::print(
+            "    datapath: two-stage (products truncated to F below their "
+            "max{}; sum floored to {} bits, C to F, below max(products, C); "
+            "{})\n",
+            m.fdpa.split > 1
+                ? fmt::format(", in {} interleaved sets", m.fdpa.split)
+                : std::string(),
+            kTwoStageSumBits, rho_name(m.fdpa.rho));
+      } else if (m.fdpa.datapath == Datapath::kF32Pairwise) {
+        fmt::print(
+            "    datapath: f32 products, pairwise f32 RNE adds over L, then "
+            "C + sum{}\n",
+            m.fdpa.ftz ? "; subnormals flushed to zero" : "");
+      }
       if (m.fdpa.k_block > 0) {
         fmt::print("    per instruction of k={}: {}{}\n", m.fdpa.k_block,
                    m.fdpa.k_period > 0

@@ -39,6 +39,7 @@ enum class Specials {
   Ieee,   // all-ones exponent: Inf (M == 0) or NaN
   FnNan,  // only S.1...1.1...1 is NaN (e4m3 "fn"), no Inf
   None,   // every pattern is finite (FP6, FP4)
+  Fnuz,   // only 1.0...0.0...0 (the -0 pattern) is NaN, no Inf (AMD FNUZ)
 };
 
 struct Layout {
@@ -66,6 +67,8 @@ Layout layout_of(const std::string& name) {
   if (name == "e3m2") return mk(3, 2, 3, Specials::None);
   if (name == "e2m3") return mk(2, 3, 1, Specials::None);
   if (name == "e2m1") return mk(2, 1, 1, Specials::None);
+  if (name == "e4m3fnuz") return mk(4, 3, 8, Specials::Fnuz);
+  if (name == "e5m2fnuz") return mk(5, 2, 16, Specials::Fnuz);
   if (name == "f16") return mk(5, 10, 15, Specials::Ieee);
   if (name == "bf16") return mk(8, 7, 127, Specials::Ieee);
   if (name == "f32") return mk(8, 23, 127, Specials::Ieee);
@@ -94,6 +97,10 @@ Val decode(const Layout& f, uint64_t bits, const char* what) {
     return v;
   }
   if (f.specials == Specials::FnNan && E == emask && M == mmask) {
+    v.kind = Kind::NaN;
+    return v;
+  }
+  if (f.specials == Specials::Fnuz && v.neg && E == 0 && M == 0) {
     v.kind = Kind::NaN;
     return v;
   }
@@ -263,7 +270,10 @@ cpp_int shift_rne(const cpp_int& mag, int sh) {
   return r;
 }
 
+uint64_t round_rne_f32(bool neg, const cpp_int& mag, int lsb);
+
 uint64_t round_out(bool neg, const cpp_int& mag, int lsb, Rho rho) {
+  if (rho == Rho::RneF32) return round_rne_f32(neg, mag, lsb);
   const int top = static_cast<int>(boost::multiprecision::msb(mag));
   const int E = lsb + top;  // exponent of the leading 1
   if (rho == Rho::RneF16) {
@@ -494,6 +504,175 @@ uint64_t add_rne(const Params& prm, const Prepared& p, uint64_t xb,
   return round_rne_f32(sum < 0, abs(sum), lsb);
 }
 
+// ---------------------------------------------------------------------------
+// The AMD MFMA datapaths (Params::Datapath; see fdpa_oracle.h).
+
+// floor(v * 2^sh) for an integer v (sh < 0 divides, rounding toward -Inf).
+cpp_int floor_shift(const cpp_int& v, int sh) {
+  if (sh >= 0) return v << sh;
+  const cpp_int m = abs(v);
+  cpp_int q = m >> -sh;
+  if (v >= 0) return q;
+  if ((q << -sh) != m) q += 1;  // a remainder: one further from zero
+  return -q;
+}
+
+// trunc(v * 2^sh) toward zero.
+cpp_int trunc_shift(const cpp_int& v, int sh) {
+  if (sh >= 0) return v << sh;
+  const cpp_int q = abs(v) >> -sh;
+  return v < 0 ? cpp_int(-q) : q;
+}
+
+uint64_t two_stage_fdpa(const Params& prm, const Prepared& p,
+                        const std::vector<std::size_t>& ks, uint64_t c_bits) {
+  const Val c = decode(p.lc, c_bits, "c");
+  const bool fixed = prm.zero_exp == Params::ZeroExp::Fixed;
+  SpecialScan sp;
+  for (std::size_t k : ks) sp.product(p.a[k], p.b[k], kUnitScale, kUnitScale);
+  sp.value(c);
+  if (sp.any()) {
+    if (sp.is_nan()) return nan_bits(false);
+    return inf_bits(false, sp.neg_inf);
+  }
+  // Products as signed integers v * 2^(lsb) with their alignment exponent.
+  struct Prod {
+    cpp_int v;
+    int lsb;
+    int exp;
+  };
+  std::vector<Prod> prods;
+  bool big_pos = false, big_neg = false, all_neg_zero = c.is_zero() && c.neg;
+  for (std::size_t k : ks) {
+    const Val &a = p.a[k], &b = p.b[k];
+    const bool neg = a.neg != b.neg;
+    Prod q;
+    q.v = cpp_int(a.sig) * b.sig;
+    q.lsb = a.exp + b.exp - a.mbits - b.mbits;
+    if (q.v == 0) {
+      all_neg_zero = all_neg_zero && neg;
+      q.exp = fixed ? prm.e_zero
+                    : (a.sig == 0 ? -126 : a.exp) + (b.sig == 0 ? -126 : b.exp);
+    } else {
+      all_neg_zero = false;
+      q.exp = a.exp + b.exp;
+      if (static_cast<int>(boost::multiprecision::msb(q.v)) + q.lsb >= 128)
+        (neg ? big_neg : big_pos) = true;
+      if (neg) q.v = -q.v;
+    }
+    prods.push_back(std::move(q));
+  }
+  if (big_pos || big_neg) {
+    if (big_pos && big_neg) return nan_bits(false);
+    return inf_bits(false, big_neg);
+  }
+  // Stage 1: per set, truncated toward zero to 2^(e_j - F).
+  const auto n = static_cast<std::size_t>(prm.split);
+  std::vector<int> e_set(n);
+  std::vector<cpp_int> s_set(n);
+  int e = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    bool first = true;
+    for (std::size_t i = j; i < prods.size(); i += n)
+      if (first || prods[i].exp > e_set[j]) {
+        e_set[j] = prods[i].exp;
+        first = false;
+      }
+    for (std::size_t i = j; i < prods.size(); i += n)
+      s_set[j] += trunc_shift(prods[i].v, prods[i].lsb - (e_set[j] - prm.F));
+    if (j == 0 || e_set[j] > e) e = e_set[j];
+  }
+  cpp_int S = 0;  // units of 2^(e - F)
+  for (std::size_t j = 0; j < n; ++j)
+    S += n == 1 ? s_set[j] : floor_shift(s_set[j], e_set[j] - e);
+  // Stage 2: on M = max(e, e_C), rounded down.
+  const int ec = c.is_zero() && !fixed ? -126
+                 : c.is_zero()          ? prm.e_zero
+                                        : c.exp;
+  const int M = std::max(e, ec);
+  const int kSum = 31;  // MMA-Sim: 2.0 ** (31 + e - max_e)
+  const cpp_int Ps = floor_shift(S, (e - prm.F) - (M - kSum));
+  cpp_int Cs = 0;
+  if (!c.is_zero() && !(n > 1 && ec < M - prm.F - 1)) {
+    const cpp_int cv = c.neg ? -cpp_int(c.sig) : cpp_int(c.sig);
+    Cs = floor_shift(cv, (c.exp - c.mbits) - (M - prm.F));
+  }
+  const cpp_int V = Ps + (Cs << (kSum - prm.F));  // units of 2^(M - 31)
+  const bool positive = prm.zero_sign == Params::ZeroSign::Positive;
+  if (V == 0) return zero_bits(false, all_neg_zero && !positive);
+  const uint64_t d = round_out(V < 0, abs(V), M - kSum, prm.rho);
+  return (positive && (d & 0x7FFFFFFFu) == 0) ? 0 : d;
+}
+
+// IEEE binary32 operations for F32Pairwise (RNE, canonical NaN).
+const Layout& f32_layout() {
+  static const Layout l = layout_of("f32");
+  return l;
+}
+
+uint64_t ftz_keep_sign(const Params& prm, uint64_t x) {
+  if (prm.ftz && (x & 0x7F800000u) == 0) return x & 0x80000000u;
+  return x;
+}
+
+// fmaf(a, b, +0) on decoded elements.
+uint64_t mul_f32(const Val& a, const Val& b) {
+  if (a.kind == Kind::NaN || b.kind == Kind::NaN) return nan_bits(false);
+  const bool neg = a.neg != b.neg;
+  if (a.kind == Kind::Inf || b.kind == Kind::Inf) {
+    if (a.is_zero() || b.is_zero()) return nan_bits(false);
+    return inf_bits(false, neg);
+  }
+  if (a.sig == 0 || b.sig == 0) return 0;  // exact zero + (+0) = +0
+  return round_rne_f32(neg, cpp_int(a.sig) * b.sig,
+                       a.exp - a.mbits + b.exp - b.mbits);
+}
+
+uint64_t add_f32(uint64_t xb, uint64_t yb) {
+  const Val x = decode(f32_layout(), xb, "sum"),
+            y = decode(f32_layout(), yb, "sum");
+  if (x.kind == Kind::NaN || y.kind == Kind::NaN) return nan_bits(false);
+  if (x.kind == Kind::Inf || y.kind == Kind::Inf) {
+    if (x.kind == Kind::Inf && y.kind == Kind::Inf && x.neg != y.neg)
+      return nan_bits(false);
+    return inf_bits(false, x.kind == Kind::Inf ? x.neg : y.neg);
+  }
+  const int lsb = -149;  // every f32 is a multiple of 2^-149
+  cpp_int sx = cpp_int(x.sig) << (x.exp - x.mbits - lsb);
+  cpp_int sy = cpp_int(y.sig) << (y.exp - y.mbits - lsb);
+  const cpp_int sum = (x.neg ? -sx : sx) + (y.neg ? -sy : sy);
+  if (sum == 0) return zero_bits(false, x.neg && y.neg);
+  return round_rne_f32(sum < 0, abs(sum), lsb);
+}
+
+Val element_ftz(const Params& prm, const Val& v) {
+  if (!prm.ftz || v.kind != Kind::Num || v.sig == 0 ||
+      v.sig >= (uint64_t{1} << v.mbits))
+    return v;
+  Val z = v;  // a subnormal: +0
+  z.sig = 0;
+  z.neg = false;
+  return z;
+}
+
+uint64_t pairwise_tree(const Params& prm, const Prepared& p,
+                       const std::size_t* ks, std::size_t n) {
+  if (n == 1) {
+    return ftz_keep_sign(prm, mul_f32(element_ftz(prm, p.a[ks[0]]),
+                                      element_ftz(prm, p.b[ks[0]])));
+  }
+  const std::size_t h = n / 2;
+  return ftz_keep_sign(prm, add_f32(pairwise_tree(prm, p, ks, h),
+                                    pairwise_tree(prm, p, ks + h, n - h)));
+}
+
+uint64_t pairwise_fdpa(const Params& prm, const Prepared& p,
+                       const std::vector<std::size_t>& ks, uint64_t c_bits) {
+  if (prm.ftz && (c_bits & 0x7F800000u) == 0) c_bits = 0;
+  const uint64_t t = pairwise_tree(prm, p, ks.data(), ks.size());
+  return ftz_keep_sign(prm, add_f32(c_bits, t));
+}
+
 // "num/den" of m * 2^e, reduced.
 std::string dyadic_string(cpp_int m, int e) {
   if (m == 0) return "0/1";
@@ -516,6 +695,14 @@ uint64_t fdpa_chain(const Params& prm, const Operands& o) {
   if (prm.F < 0) bad("F must be >= 0");
   const auto L = static_cast<std::size_t>(prm.L);
   if (p.K == 0 || p.K % L != 0) bad("K must be a positive multiple of L");
+  if (prm.datapath != Params::Datapath::Fdpa &&
+      (p.c_is_f16 || prm.G != 0 || p.sf != ScaleFmt::None || prm.k_block != 0))
+    bad("the AMD datapaths take f32 C, no scales, G == 0, k_block == 0");
+  if (prm.split < 1 || prm.L % prm.split != 0 ||
+      (prm.split > 1 && prm.datapath != Params::Datapath::TwoStageRd))
+    bad("split must divide L, and be 1 outside TwoStageRd");
+  if (prm.datapath == Params::Datapath::TwoStageRd && prm.F > 31)
+    bad("TwoStageRd needs F <= 31");
   if ((prm.rho == Rho::RneF16) != p.c_is_f16)
     bad("rho does not match c_fmt (RneF16 <-> f16, RzF32/RzE8M13 <-> f32)");
 
@@ -549,7 +736,15 @@ uint64_t fdpa_chain(const Params& prm, const Operands& o) {
       const std::vector<std::size_t> ks(
           order.begin() + static_cast<std::ptrdiff_t>(j),
           order.begin() + static_cast<std::ptrdiff_t>(j + L));
-      acc = one_fdpa(prm, p, ks, acc);
+      switch (prm.datapath) {
+        case Params::Datapath::Fdpa: acc = one_fdpa(prm, p, ks, acc); break;
+        case Params::Datapath::TwoStageRd:
+          acc = two_stage_fdpa(prm, p, ks, acc);
+          break;
+        case Params::Datapath::F32Pairwise:
+          acc = pairwise_fdpa(prm, p, ks, acc);
+          break;
+      }
     }
     d = prm.c_outside ? add_rne(prm, p, acc, d) : acc;
   }

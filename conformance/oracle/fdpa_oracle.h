@@ -54,7 +54,8 @@ namespace mxc::fdpa_oracle {
 //            granularity 2^-139), stored as an f32 pattern whose low 10
 //            fraction bits are 0; c_fmt "f32".
 //  RneF16  : round to nearest even f16 (subnormals 2^-24); c_fmt "f16".
-enum class Rho { RzF32, RzE8M13, RneF16 };
+//  RneF32  : round to nearest even f32 (subnormals 2^-149); c_fmt "f32".
+enum class Rho { RzF32, RzE8M13, RneF16, RneF32 };
 
 struct Params {
   int L = 0;       // products per FDPA (chunk); K must be a multiple of L
@@ -82,10 +83,36 @@ struct Params {
   int k_period = 0;
   int k_run = 0;
   bool c_outside = false;
+  // The chunk arithmetic. Fdpa: steps 1-6 above. The AMD MFMA datapaths
+  // (c_fmt "f32", no scales, G == 0, k_block == 0; microsoft/MMA-Sim c785138
+  // mmasim/simulator/arithmetic.py, restated here):
+  //  TwoStageRd (CDNA3, amd_fused_dot_rd_add): step 1, then a finite
+  //    product >= 2^128 in magnitude gives +-Inf (NaN when both signs).
+  //    The chunk's products split into `split` sets by position (i mod
+  //    split); set j with e_j = max of its product exponents (zero rules as
+  //    step 3) sums its products each truncated toward zero to a multiple of
+  //    2^(e_j - F); e = max e_j; with split > 1 each set sum is rounded down
+  //    (toward -Inf) to a multiple of 2^(e - F) and they are added. With M =
+  //    max(e, exponent of C), that sum is rounded down to a multiple of
+  //    2^(M - 31) and C to a multiple of 2^(M - F) (with split > 1, C is 0
+  //    if its exponent is below M - F - 1); their exact sum is rounded with
+  //    rho. A zero sum is step 6.
+  //  F32Pairwise (CDNA1/2, pairwise_dot): each product a*b rounded to f32
+  //    (as fmaf(a, b, +0): an exact zero product is +0), the chunk summed
+  //    as a balanced binary tree (first half, second half) of f32 RNE adds,
+  //    then C + the tree by an f32 RNE add; IEEE specials, signed zeros.
+  //    ftz: A/B subnormals of their own format and a subnormal C are +0
+  //    first; every product and sum of magnitude below 2^-126 becomes a
+  //    zero of its sign. F, e_zero and the zero rules are not used.
+  enum class Datapath { Fdpa, TwoStageRd, F32Pairwise } datapath =
+      Datapath::Fdpa;
+  int split = 1;
+  bool ftz = false;
 };
 
 struct Operands {
-  // "e4m3","e5m2","e3m2","e2m3","e2m1","f16","bf16","tf32"
+  // "e4m3","e5m2","e3m2","e2m3","e2m1","f16","bf16","tf32","e4m3fnuz",
+  // "e5m2fnuz" (FNUZ: 0x80 is NaN, no Inf, no -0)
   std::string a_fmt, b_fmt;
   std::string c_fmt;       // "f32" or "f16" (also the output format)
   std::string scale_fmt;   // "" (no scales), "e8m0", "ue4m3"

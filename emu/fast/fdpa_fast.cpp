@@ -147,6 +147,9 @@ uint64_t finish_sum(AccRound rho, bool neg, int32_t exp, uint64_t mag) {
 using detail::elem_ok;
 
 bool fdpa_covers(const FdpaParams& p, const FdpaOperands& o) {
+  // The AMD datapaths (two-stage, f32 pairwise) and their RNE-FP32 rounding:
+  // the reference only.
+  if (p.datapath != Datapath::kFdpa || p.rho == AccRound::kRneF32) return false;
   if (!elem_ok(o.a_fmt) || !elem_ok(o.b_fmt)) return false;
   if (o.c_fmt != Fmt::kF32 && o.c_fmt != Fmt::kF16) return false;
   if (p.L <= 0 || p.L > 128 || p.F < 0 || p.F > 40) return false;

@@ -1,6 +1,7 @@
 #include "emu/mma/fdpa.h"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <stdexcept>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "emu/arith.h"
 #include "emu/codes.h"
+#include "emu/convert.h"
 #include "emu/fast/fdpa_fast.h"
 #include "emu/round_pack.h"
 #include "emu/unpack.h"
@@ -102,8 +104,17 @@ uint64_t special_bits(Fmt out, Special s) {
 }
 
 // One FDPA over k in [k0, k0 + L) with addend c (encoded in o.c_fmt).
+uint64_t two_stage_one(const FdpaParams& p, const FdpaOperands& o, size_t k0,
+                       uint64_t c_bits);
+uint64_t pairwise_one(const FdpaParams& p, const FdpaOperands& o, size_t k0,
+                      uint64_t c_bits);
+
 uint64_t fdpa_one(const FdpaParams& p, const FdpaOperands& o, size_t k0,
                   uint64_t c_bits) {
+  if (p.datapath == Datapath::kTwoStageRd)
+    return two_stage_one(p, o, k0, c_bits);
+  if (p.datapath == Datapath::kF32Pairwise)
+    return pairwise_one(p, o, k0, c_bits);
   const Operand c = read(o.c_fmt, c_bits);
   SpecialScan sp;
   sp.addend(c);
@@ -221,6 +232,157 @@ uint64_t fdpa_one(const FdpaParams& p, const FdpaOperands& o, size_t k0,
       fdpa_round_sum(p.rho, neg, exp, static_cast<uint64_t>(mag), sticky));
 }
 
+// A shift by sh bits (left when sh >= 0), rounding toward -Inf (floor).
+i128 shift_floor(i128 v, int sh) {
+  if (sh >= 0) {
+    if (sh > 60) throw std::invalid_argument("fdpa: shift out of range");
+    return v * (i128{1} << sh);
+  }
+  if (-sh >= 126) return v < 0 ? -1 : 0;
+  return v >> -sh;  // arithmetic: floor
+}
+
+// CDNA3 MFMA (Datapath::kTwoStageRd), after MMA-Sim c785138
+// arithmetic.py amd_fused_dot_rd_add and fused_sum.
+uint64_t two_stage_one(const FdpaParams& p, const FdpaOperands& o, size_t k0,
+                       uint64_t c_bits) {
+  const Operand c = read(o.c_fmt, c_bits);
+  SpecialScan sp;
+  sp.addend(c);
+  auto zexp = [&](const Operand& x) {
+    if (x.sig != 0) return x.exp;
+    return p.zero_exp == ZeroExp::kOperandMin ? kOperandMinZeroExp : x.exp;
+  };
+  Term terms[128];
+  bool pos_inf = false, neg_inf = false;
+  bool all_neg_zero = c.sig == 0 && c.neg;
+  for (int i = 0; i < p.L; ++i) {
+    const Operand x = read(o.a_fmt, o.a[k0 + i]);
+    const Operand y = read(o.b_fmt, o.b[k0 + i]);
+    sp.product(x, y, nullptr, nullptr);
+    Term t{x.neg != y.neg, false, x.sig * y.sig, x.frac + y.frac,
+           zexp(x) + zexp(y)};
+    if (t.mag == 0) {
+      all_neg_zero = all_neg_zero && t.neg;
+      if (p.zero_exp == ZeroExp::kFixed) t.exp = p.e_zero;
+    } else {
+      all_neg_zero = false;
+      // A finite product of magnitude >= 2^128 (bf16, tf32) is taken as
+      // that Inf (MMA-Sim: products[i] >= 2.0**128).
+      const int top = static_cast<int>(std::bit_width(t.mag)) - 1;
+      if (top + t.exp - t.frac >= 128) (t.neg ? neg_inf : pos_inf) = true;
+    }
+    terms[i] = t;
+  }
+  const Special s = sp.result();
+  if (s != Special::kNone) return special_bits(o.c_fmt, s);
+  if (pos_inf || neg_inf) {
+    return special_bits(o.c_fmt, pos_inf && neg_inf ? Special::kNaN
+                                 : pos_inf          ? Special::kPosInf
+                                                    : Special::kNegInf);
+  }
+  // Stage 1: per interleaved set, truncate to F bits below the set's e_max.
+  const int split = p.split;
+  int e_set[128];
+  i128 s_set[128];
+  int e = INT32_MIN;
+  for (int j = 0; j < split; ++j) {
+    e_set[j] = INT32_MIN;
+    for (int i = j; i < p.L; i += split)
+      e_set[j] = std::max(e_set[j], terms[i].exp);
+    s_set[j] = 0;
+    for (int i = j; i < p.L; i += split) {
+      const Term& t = terms[i];
+      if (t.mag == 0) continue;
+      const int sh = (t.exp - e_set[j]) + p.F - t.frac;
+      i128 a;
+      if (sh >= 0) {
+        if (sh > 126 - 64) throw std::invalid_argument("fdpa: F too large");
+        a = static_cast<i128>(t.mag) << sh;
+      } else {
+        a = -sh >= 64 ? 0 : static_cast<i128>(t.mag >> -sh);
+      }
+      s_set[j] += t.neg ? -a : a;
+    }
+    e = std::max(e, e_set[j]);
+  }
+  // The sets' sums floored to F bits below their joint e_max (a single set
+  // is already there).
+  i128 S = 0;
+  for (int j = 0; j < split; ++j) S += shift_floor(s_set[j], e_set[j] - e);
+  // Stage 2: the products' sum and C aligned on M = max(e, e_C), floored.
+  const int ec = c.sig != 0                           ? c.exp
+                 : p.zero_exp == ZeroExp::kOperandMin ? kOperandMinZeroExp
+                                                      : p.e_zero;
+  const int M = std::max(e, ec);
+  const i128 P = shift_floor(S, (e - p.F) - (M - kTwoStageSumBits));
+  i128 C = 0;
+  if (c.sig != 0 && !(split > 1 && ec < M - (p.F + 1))) {
+    const i128 cv = c.neg ? -static_cast<i128>(c.sig) : c.sig;
+    C = shift_floor(cv, (c.exp - c.frac) - (M - p.F));
+  }
+  const i128 V = P + C * (i128{1} << (kTwoStageSumBits - p.F));
+  if (V == 0) {
+    return zero_bits(o.c_fmt, all_neg_zero && p.zero_sign == ZeroSign::kIeee);
+  }
+  const bool neg = V < 0;
+  i128 mag = neg ? -V : V;
+  int exp = M - kTwoStageSumBits;
+  bool sticky = false;
+  while ((mag >> 63) != 0) {
+    sticky |= (mag & 1) != 0;
+    mag >>= 1;
+    ++exp;
+  }
+  return apply_zero_sign(
+      p, o.c_fmt,
+      fdpa_round_sum(p.rho, neg, exp, static_cast<uint64_t>(mag), sticky));
+}
+
+// CDNA1/2 MFMA (Datapath::kF32Pairwise), after MMA-Sim c785138 amd.py
+// (operation_type "pairwise") and arithmetic.py pairwise_dot.
+constexpr uint32_t kF32Abs = 0x7FFFFFFF;
+
+// ftz: a subnormal (or zero) f32 becomes a zero of its sign.
+uint64_t flush_keep_sign(const FdpaParams& p, uint64_t x) {
+  if (p.ftz && (x & 0x7F800000u) == 0) return x & 0x80000000u;
+  return x;
+}
+
+// An A/B element as f32: exact; under ftz a subnormal of its own format
+// becomes +0 (MMA-Sim flush_denormal on the A/B tensors).
+uint64_t pairwise_operand(const FdpaParams& p, Fmt f, uint64_t bits) {
+  if (p.ftz && unpack(f, bits).cls == Class::kSubnormal) return 0;
+  return f == Fmt::kTF32 ? bits : convert(f, Fmt::kF32, bits);
+}
+
+uint64_t pairwise_tree(const FdpaParams& p, const FdpaOperands& o, size_t k,
+                       size_t n) {
+  uint64_t s;
+  if (n == 1) {
+    const uint64_t x = pairwise_operand(p, o.a_fmt, o.a[k]);
+    const uint64_t y = pairwise_operand(p, o.b_fmt, o.b[k]);
+    s = fp_mul(Fmt::kF32, x, y);
+    // fmaf(a, b, +0): an exact zero product is +0 (an underflowed one
+    // keeps its sign).
+    if ((s & kF32Abs) == 0 && ((x & kF32Abs) == 0 || (y & kF32Abs) == 0)) s = 0;
+  } else {
+    const size_t m = n / 2;
+    s = fp_add(Fmt::kF32, pairwise_tree(p, o, k, m),
+               pairwise_tree(p, o, k + m, n - m));
+  }
+  return flush_keep_sign(p, s);
+}
+
+uint64_t pairwise_one(const FdpaParams& p, const FdpaOperands& o, size_t k0,
+                      uint64_t c_bits) {
+  // Under ftz the first C is flushed to +0; later ones (chained sums) are
+  // never subnormal.
+  if (p.ftz && (c_bits & 0x7F800000u) == 0) c_bits = 0;
+  const uint64_t g = pairwise_tree(p, o, k0, static_cast<size_t>(p.L));
+  return flush_keep_sign(p, fp_add(Fmt::kF32, c_bits, g));
+}
+
 }  // namespace
 
 uint64_t fdpa_round_sum(AccRound rho, bool neg, int exp, uint64_t mag,
@@ -238,6 +400,9 @@ uint64_t fdpa_round_sum(AccRound rho, bool neg, int exp, uint64_t mag,
     case AccRound::kRneF16:
       r.mode = Round::kRNE;
       return round_pack(Fmt::kF16, neg, exp, mag, sticky, r);
+    case AccRound::kRneF32:
+      r.mode = Round::kRNE;
+      return round_pack(Fmt::kF32, neg, exp, mag, sticky, r);
   }
   return 0;
 }
@@ -256,6 +421,21 @@ void check_chain(const FdpaParams& p, const FdpaOperands& o) {
       (o.scale_block <= 0 || o.sa.size() * o.scale_block < o.a.size() ||
        o.sb.size() * o.scale_block < o.b.size())) {
     throw std::invalid_argument("fdpa: too few scales for K");
+  }
+  if (p.datapath != Datapath::kFdpa &&
+      (p.G != 0 || o.has_scales || p.k_block != 0 || o.c_fmt != Fmt::kF32)) {
+    throw std::invalid_argument(
+        "fdpa: the AMD datapaths take unscaled products, f32 C/D and "
+        "one chain");
+  }
+  if (p.split < 1 || p.L % p.split != 0 ||
+      (p.split > 1 && p.datapath != Datapath::kTwoStageRd) ||
+      (p.ftz && p.datapath != Datapath::kF32Pairwise) ||
+      (p.datapath == Datapath::kTwoStageRd &&
+       (p.F < 0 || p.F > kTwoStageSumBits))) {
+    throw std::invalid_argument(
+        "fdpa: split needs kTwoStageRd (dividing L), ftz needs kF32Pairwise, "
+        "kTwoStageRd needs 0 <= F <= 31");
   }
   if (p.k_block < 0 || (p.k_block == 0 && (p.k_period != 0 || p.c_outside))) {
     throw std::invalid_argument("fdpa: k_period / c_outside need k_block");

@@ -20,7 +20,31 @@ enum class AccRound : uint8_t {
   kRzF32,    // truncate to binary32
   kRzE8M13,  // truncate to 13 fraction bits, binary32 range (Ada/Hopper FP8)
   kRneF16,   // round to nearest even binary16
+  kRneF32,   // round to nearest even binary32 (AMD MFMA)
 };
+
+// The arithmetic of one chunk of L products and its addend C (docs/models.md,
+// "AMD CDNA MFMA"). kFdpa is the NVIDIA FDPA above; the AMD datapaths follow
+// microsoft/MMA-Sim c785138 mmasim/simulator/arithmetic.py.
+enum class Datapath : uint8_t {
+  kFdpa,  // every term, C included, truncated to F bits below their joint
+          // e_max, summed exactly, rounded once with rho
+  // CDNA3 (amd_fused_dot_rd_add): the products alone are truncated to F
+  // bits below the products' e_max and summed exactly (per interleaved set,
+  // see `split`); with M = max(that e_max, C's exponent) the sum is floored
+  // (toward -Inf) to kTwoStageSumBits = 31 bits below 2^M and C is floored
+  // to F bits below 2^M; their exact sum is rounded once with rho. A finite
+  // product of magnitude >= 2^128 makes the chunk +-Inf (NaN if both).
+  kTwoStageRd,
+  // CDNA1/2 (pairwise_dot): each product rounded to f32 (RNE, as fmaf(a, b,
+  // +0)), the L products summed by a balanced tree of f32 RNE adds (halves
+  // of L / 2), then C + that sum by an f32 RNE add. F, e_zero and the zero
+  // rules do not apply (IEEE signed zeros throughout).
+  kF32Pairwise,
+};
+
+// kTwoStageRd: bits of the products' sum kept below 2^M (MMA-Sim's 31).
+inline constexpr int kTwoStageSumBits = 31;
 
 // The alignment exponent of a zero term (docs/models.md, "Zero rules").
 enum class ZeroExp : uint8_t {
@@ -61,6 +85,17 @@ struct FdpaParams {
   int k_period = 0;
   int k_run = 0;
   bool c_outside = false;
+  Datapath datapath = Datapath::kFdpa;
+  // kTwoStageRd: the chunk's products form `split` interleaved sets (by k
+  // mod split), each truncated to F bits below its own e_max and summed;
+  // each set's sum is then floored to F bits below the sets' joint e_max.
+  // With split > 1, a C more than F + 1 binades below 2^M is dropped (taken
+  // as 0) instead of floored. CDNA3 FP8/BF8: 2 (MMA-Sim is_fp8); else 1.
+  int split = 1;
+  // kF32Pairwise: flush to zero (CDNA2): A/B subnormal in their own format
+  // and a subnormal C become +0 first; each product, partial sum and
+  // accumulated sum below 2^-126 becomes a zero of its sign.
+  bool ftz = false;
 };
 
 // One output element's operands. a/b hold K element encodings (K a multiple

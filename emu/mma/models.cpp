@@ -17,6 +17,8 @@ constexpr Fmt kHalf[] = {Fmt::kF16, Fmt::kBF16};
 constexpr Fmt kTf32[] = {Fmt::kTF32};
 constexpr Fmt kF16[] = {Fmt::kF16};
 constexpr Fmt kBf16[] = {Fmt::kBF16};
+// CDNA3 FP8 (fp8 = E4M3FNUZ) and BF8 (= E5M2FNUZ), any pair.
+constexpr Fmt kFp8Fnuz[] = {Fmt::kE4M3Fnuz, Fmt::kE5M2Fnuz};
 
 // Sources (docs/models.md gives the section of each):
 //   MMA-Sim   microsoft/MMA-Sim nv_ptx sim.py F/rho/L tables and paper v2
@@ -42,6 +44,40 @@ constexpr FdpaParams kMmaSyncFp8F16{.L = 16,
                                     .k_period = 4,
                                     .k_run = 2,
                                     .c_outside = true};
+
+// AMD CDNA MFMA (docs/models.md, "AMD CDNA MFMA"): microsoft/MMA-Sim
+// c785138 mmasim/simulator/amd.py (mfma.__init__ picks the datapath and its
+// group size per architecture and type) and arithmetic.py.
+// CDNA1/2 f16/bf16: f32 products, pairwise f32 adds over groups of L, C
+// added per group; CDNA2 flushes subnormals (flush_denormal).
+constexpr FdpaParams amd_pairwise(int group, bool ftz) {
+  return FdpaParams{.L = group,
+                    .G = 0,
+                    .F = 0,
+                    .rho = AccRound::kRneF32,
+                    .e_zero = 0,
+                    .zero_exp = ZeroExp::kFixed,
+                    .zero_sign = ZeroSign::kIeee,
+                    .datapath = Datapath::kF32Pairwise,
+                    .ftz = ftz};
+}
+// CDNA3: amd_fused_dot_rd_add with n_fractional_bits = 24 over groups of
+// min(8, k) (f16, bf16), 4 (xf32), 16 (fp8/bf8, is_fp8: two interleaved
+// sets); each group's result rounded to f32 by torch.tensor (RNE). A zero
+// operand has exponent -126 (extract_significand_exponent); e_zero -252 is
+// that of 0 x 0, used only by the `fixed` zero-rule variant.
+constexpr FdpaParams amd_two_stage(int group, int split) {
+  return FdpaParams{.L = group,
+                    .G = 0,
+                    .F = 24,
+                    .rho = AccRound::kRneF32,
+                    .e_zero = -252,
+                    .zero_exp = ZeroExp::kOperandMin,
+                    .zero_sign = ZeroSign::kIeee,
+                    .datapath = Datapath::kTwoStageRd,
+                    .split = split};
+}
+constexpr Evidence kMmaSimAmdRows{EvidenceLevel::kOneModel, 0, "", ""};
 
 constexpr std::array kModels = {
     // Legacy mma.sync f16/bf16/tf32 (issue 24). Parameters: MMA-Sim HEAD
@@ -623,6 +659,86 @@ constexpr std::array kModels = {
              Fmt::kF64,
              "MMA-Sim gst_fdpa (UE4M3 scales, G=16, F=35, e_zero -139)",
              Evidence{EvidenceLevel::kOneModel, 0, "", ""}},
+    MmaModel{"cdna1_mfma_f16_f32", "cdna1",
+             "v_mfma_f32_{32x32x8,16x16x16,4x4x4,32x32x4,16x16x4}f16 "
+             "(gfx908)",
+             8, kF16, Fmt::kF32, ScaleKind::kNone, amd_pairwise(4, false),
+             Fmt::kF64,
+             "MMA-Sim c785138 amd.py CDNA1 f16: 'pairwise', group_size 4, "
+             "no flush (f32 products, ((p0+p1)+(p2+p3)), then C + that, "
+             "RNE f32); 10000 MMA-Sim rows replayed bit for bit",
+             kMmaSimAmdRows},
+    MmaModel{"cdna1_mfma_bf16_f32", "cdna1",
+             "v_mfma_f32_{32x32x4,16x16x8,4x4x2,32x32x2,16x16x2}bf16 "
+             "(gfx908)",
+             4, kBf16, Fmt::kF32, ScaleKind::kNone, amd_pairwise(2, false),
+             Fmt::kF64,
+             "MMA-Sim c785138 amd.py CDNA1 bf16: 'pairwise', group_size 2, "
+             "no flush; 10000 MMA-Sim rows replayed bit for bit",
+             kMmaSimAmdRows},
+    MmaModel{"cdna2_mfma_f16_f32", "cdna2",
+             "v_mfma_f32_{32x32x8,16x16x16,4x4x4,32x32x4,16x16x4}f16 "
+             "(gfx90a)",
+             8, kF16, Fmt::kF32, ScaleKind::kNone, amd_pairwise(4, true),
+             Fmt::kF64,
+             "MMA-Sim c785138 amd.py CDNA2 f16: 'pairwise', group_size 4, "
+             "flush_denormal (inputs, products, sums); 10000 MMA-Sim rows "
+             "replayed bit for bit",
+             kMmaSimAmdRows},
+    MmaModel{"cdna2_mfma_bf16_f32", "cdna2",
+             "v_mfma_f32_{32x32x8,16x16x16,4x4x4,32x32x4,16x16x4}bf16_1k "
+             "(gfx90a)",
+             8, kBf16, Fmt::kF32, ScaleKind::kNone, amd_pairwise(4, true),
+             Fmt::kF64,
+             "MMA-Sim c785138 amd.py CDNA2 bf16 '_1k': 'pairwise', "
+             "group_size 4, flush_denormal; 10000 MMA-Sim rows replayed bit "
+             "for bit",
+             kMmaSimAmdRows},
+    MmaModel{"cdna2_mfma_bf16_f32_legacy", "cdna2",
+             "v_mfma_f32_{32x32x4,16x16x8,4x4x2,32x32x2,16x16x2}bf16 "
+             "(the CDNA1 bf16 encodings on gfx90a)",
+             4, kBf16, Fmt::kF32, ScaleKind::kNone, amd_pairwise(2, true),
+             Fmt::kF64,
+             "MMA-Sim c785138 amd.py CDNA2 bf16 without '_1k': 'pairwise', "
+             "group_size 2, flush_denormal; 10000 MMA-Sim rows replayed bit "
+             "for bit",
+             kMmaSimAmdRows},
+    MmaModel{"cdna3_mfma_f16_f32", "cdna3",
+             "v_mfma_f32_{16x16x16,32x32x8}_f16 (gfx942; not the 4-k "
+             "_{2,4,16}b forms: group 4)",
+             16, kF16, Fmt::kF32, ScaleKind::kNone, amd_two_stage(8, 1),
+             Fmt::kF64,
+             "MMA-Sim c785138 amd.py CDNA3 f16: amd_fused_dot_rd_add, "
+             "group min(8, k) = 8, F = 24, sum floored to 31 bits and C to "
+             "24 below max(e_products, e_C), RNE f32; 10000 MMA-Sim rows "
+             "replayed bit for bit",
+             kMmaSimAmdRows},
+    MmaModel{"cdna3_mfma_bf16_f32", "cdna3",
+             "v_mfma_f32_{16x16x16,32x32x8}_bf16 (gfx942; not the 4-k "
+             "_{2,4,16}b forms: group 4)",
+             16, kBf16, Fmt::kF32, ScaleKind::kNone, amd_two_stage(8, 1),
+             Fmt::kF64,
+             "MMA-Sim c785138 amd.py CDNA3 bf16: as cdna3_mfma_f16_f32; a "
+             "product >= 2^128 gives Inf; 10000 MMA-Sim rows replayed bit "
+             "for bit",
+             kMmaSimAmdRows},
+    MmaModel{"cdna3_mfma_xf32_f32", "cdna3",
+             "v_mfma_f32_{16x16x8,32x32x4}_xf32 (gfx942)", 8, kTf32, Fmt::kF32,
+             ScaleKind::kNone, amd_two_stage(4, 1), Fmt::kF64,
+             "MMA-Sim c785138 amd.py CDNA3 xf32: f32 operands truncated to "
+             "tf32 (x >> 13 << 13), amd_fused_dot_rd_add over groups of 4; "
+             "10000 MMA-Sim rows replayed bit for bit",
+             kMmaSimAmdRows},
+    MmaModel{"cdna3_mfma_fp8_f32", "cdna3",
+             "v_mfma_f32_{16x16x32,32x32x16}_{fp8,bf8}_{fp8,bf8} (gfx942; "
+             "fp8 = e4m3fnuz, bf8 = e5m2fnuz)",
+             32, kFp8Fnuz, Fmt::kF32, ScaleKind::kNone, amd_two_stage(16, 2),
+             Fmt::kF64,
+             "MMA-Sim c785138 amd.py CDNA3 fp8/bf8: amd_fused_dot_rd_add "
+             "is_fp8, group 16, even and odd k truncated separately (F = "
+             "24), C below M - 25 dropped, RNE f32; 10000 MMA-Sim rows per "
+             "operand pair replayed bit for bit",
+             kMmaSimAmdRows},
 };
 
 }  // namespace

@@ -1,7 +1,8 @@
-// The instruction table: each NVIDIA tensor-core instruction (and output
-// type) as a named FDPA model with its parameters, their sources and the
-// evidence for them (docs/models.md keeps the per-parameter sources; its
-// evidence table is checked against this one by tests/models_doc_test.sh).
+// The instruction table: each NVIDIA tensor-core and AMD matrix-core (MFMA)
+// instruction (and output type) as a named FDPA model with its parameters,
+// their sources and the evidence for them (docs/models.md keeps the
+// per-parameter sources; its evidence table is checked against this one by
+// tests/models_doc_test.sh).
 #pragma once
 
 #include <optional>
@@ -45,8 +46,9 @@ std::string_view evidence_name(EvidenceLevel e);
 
 struct MmaModel {
   std::string_view name;    // e.g. "sm100_tcgen05_mxf8f6f4"
-  std::string_view arch;    // sm89 / sm90 / sm100 / sm120
-  std::string_view ptx;     // the instruction
+  std::string_view arch;    // sm89 / sm90 / sm100 / sm120 (NVIDIA),
+                            // cdna1 / cdna2 / cdna3 (AMD)
+  std::string_view ptx;     // the instruction (PTX, or AMD ISA mnemonics)
   int k;                    // K of one instruction
   std::span<const Fmt> ab_formats;  // element formats A and B may use
   Fmt c_fmt;                // accumulator / D format

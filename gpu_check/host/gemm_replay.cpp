@@ -153,6 +153,7 @@ uint32_t f32_bits(float f) { return std::bit_cast<uint32_t>(f); }
 int acc_bits(AccRound r) {
   switch (r) {
     case AccRound::kRzF32:
+    case AccRound::kRneF32:
       return 23;
     case AccRound::kRzE8M13:
       return 13;
