@@ -268,7 +268,40 @@ TEST_CASE("fast GEMM equals the reference composition on every model",
                              GemmLayout::kTT};
   const int max_chunks = test::level() <= 0 ? 3 : 5;
   size_t all_elems = 0, all_slow = 0, finite_slow = 0, pairs = 0;
+  // A ratchet until the AMD CDNA datapaths have their fast steps: these
+  // models (and only these) take the reference, for the reason given; a
+  // listed model the fast GEMM now covers fails too (delete its line).
+  struct NotYet {
+    const char* model;
+    const char* why;
+  };
+  constexpr NotYet kNotYet[] = {
+      {"cdna1_mfma_f16_f32", "f32 pairwise datapath"},
+      {"cdna1_mfma_bf16_f32", "f32 pairwise datapath"},
+      {"cdna2_mfma_f16_f32", "f32 pairwise datapath, flush to zero"},
+      {"cdna2_mfma_bf16_f32", "f32 pairwise datapath, flush to zero"},
+      {"cdna2_mfma_bf16_f32_legacy", "f32 pairwise datapath, flush to zero"},
+      {"cdna3_mfma_f16_f32", "two-stage round-down datapath"},
+      {"cdna3_mfma_bf16_f32", "two-stage round-down datapath"},
+      {"cdna3_mfma_xf32_f32", "two-stage round-down datapath"},
+      {"cdna3_mfma_fp8_f32", "two-stage round-down datapath, split 2"},
+  };
+  for (const NotYet& n : kNotYet) {
+    INFO(n.model);
+    REQUIRE(find_mma_model(n.model) != nullptr);
+  }
   for (const MmaModel& model : mma_models()) {
+    bool listed = false;
+    for (const NotYet& n : kNotYet) listed |= model.name == n.model;
+    if (listed) {
+      INFO(model.name);
+      GemmProblem p;
+      p.M = p.N = 1;
+      p.K = std::max(model.fdpa.L, model.fdpa.k_block);
+      p.a_fmt = p.b_fmt = model.ab_formats[0];
+      CHECK_FALSE(fast::gemm_covers(model, p));
+      continue;
+    }
     // K a multiple of the instruction's k (and so of L).
     const int unit = std::max(model.fdpa.L, model.fdpa.k_block);
     for (ZeroExp ze : {ZeroExp::kFixed, ZeroExp::kOperandMin}) {

@@ -52,6 +52,8 @@ constexpr AccFormat acc_format_of(AccRound rho) {
       return {13, -126, false, uint64_t{0xFF} << 13, 10, 31};
     case AccRound::kRneF16:
       return {10, -14, true, uint64_t{0x1F} << 10, 0, 15};
+    case AccRound::kRneF32:  // the AMD datapaths' final rounding
+      return {23, -126, true, uint64_t{0xFF} << 23, 0, 31};
     case AccRound::kRzF32:
       break;
   }
