@@ -252,7 +252,6 @@ TEST_CASE("fast engine coverage: only the listed profiles take the reference",
     const char* why;
   };
   constexpr NotYet kNotYet[] = {
-      {"deepgemm-fp4@54e22612", "elements rounded RNZ (ties toward zero)"},
       {"microxcaling@7bc41952", "kFloorLog2 + kF32FloorHalfUp"},
       {"microxcaling-even@7bc41952", "kFloorLog2 + kF32FloorHalfUp"},
   };

@@ -161,10 +161,11 @@ std::atomic<int>& portable_isa_flag() {
   return flag;
 }
 
-// The fused kernels take RNE satfinite elements (every shipped profile)
-// and blocks of a multiple of 16 elements.
+// The fused kernels take satfinite elements rounded to nearest, ties to
+// even or (RNZ) toward zero, and blocks of a multiple of 16 elements.
 bool fused_takes(const MxProfile& p) {
-  return fused_isa() != Isa::kScalar && p.elem_round == Round::kRNE &&
+  return fused_isa() != Isa::kScalar &&
+         (p.elem_round == Round::kRNE || p.elem_round == Round::kRNZ) &&
          p.elem_overflow == Overflow::kSatFinite && p.block % 16 == 0;
 }
 
@@ -258,7 +259,8 @@ void zero_step_cols(const ZeroStep& z, size_t B, size_t rows, size_t cols,
 
 detail::MxKern kern(const MxProfile& p, Fmt elem) {
   const ScaleTab& t = scale_tab(p, elem);
-  return detail::MxKern{&p, elem, t.etab, t.sc, t.zero_byte, t.ek};
+  return detail::MxKern{
+      &p, elem, t.etab, t.sc, t.zero_byte, t.ek, p.elem_round == Round::kRNZ};
 }
 
 struct Ctx {

@@ -71,6 +71,9 @@ struct MxKern {
   const SConst* sc;    // [256]
   uint8_t zero_byte;
   ElemK ek;
+  // Elements rounded to nearest with ties toward zero (Round::kRNZ: the
+  // midpoint-comparison casts), else ties to even.
+  bool ties_to_zero = false;
 };
 
 // Whether isa's vectors (at most 16 lanes) divide 16.

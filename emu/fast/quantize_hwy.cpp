@@ -25,7 +25,7 @@ namespace HWY_NAMESPACE {
 namespace {
 
 // One block after its amax: the scale byte, then the elements.
-template <int M>
+template <int M, bool Z>
 HWY_INLINE void RowBlock(const MxKern& k, size_t B, uint32_t amax,
                          const uint32_t* xb, uint8_t* sb, uint8_t* cb) {
   if (amax >= 0x7F800000u) {
@@ -44,15 +44,15 @@ HWY_INLINE void RowBlock(const MxKern& k, size_t B, uint32_t amax,
   const V16 tt = hn::Set(d, c.t), cc = hn::Set(d, c.c0), mm = hn::Set(d, c.max);
   const V16 sign = hn::Set(d, k.ek.sign_bit);
   for (size_t j = 0; j < B; j += N)
-    StoreBytes(Cvt<M>(hn::LoadU(d, xb + j), tt, cc, mm, sign), cb + j);
+    StoreBytes(Cvt<M, Z>(hn::LoadU(d, xb + j), tt, cc, mm, sign), cb + j);
 }
 
-template <int M>
+template <int M, bool Z>
 void RowsT(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
            uint8_t* scales, uint8_t* codes) {
   for (size_t b = 0; b < nb; ++b) {
     const uint32_t* xb = x + b * B;
-    RowBlock<M>(k, B, AbsMax(xb, B), xb, scales + b, codes + b * B);
+    RowBlock<M, Z>(k, B, AbsMax(xb, B), xb, scales + b, codes + b * B);
   }
 }
 
@@ -85,7 +85,7 @@ constexpr size_t kWide = 256;  // columns per pass
 // elements apart, code rows cs bytes apart: the amax of every column (rows
 // read in order, contiguous), the constants per column, then the same rows
 // converted.
-template <int M>
+template <int M, bool Z>
 void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
              const uint32_t* xr, uint8_t* sr, uint8_t* cr) {
   const D16 d;
@@ -110,8 +110,8 @@ void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
     const uint32_t* p = xr + i * xs;
     uint8_t* q = cr + i * cs;
     for (size_t j = 0; j < w; j += N)
-      StoreBytes(Cvt<M>(hn::LoadU(d, p + j), hn::Load(d, tt + j),
-                        hn::Load(d, cc + j), hn::Load(d, mm + j), sign),
+      StoreBytes(Cvt<M, Z>(hn::LoadU(d, p + j), hn::Load(d, tt + j),
+                           hn::Load(d, cc + j), hn::Load(d, mm + j), sign),
                  q + j);
   }
   for (size_t j = 0; j < w; ++j) {
@@ -119,7 +119,7 @@ void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
   }
 }
 
-template <int M>
+template <int M, bool Z>
 void ColsT(const MxKern& k, size_t B, size_t rows, size_t cols,
            const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   const size_t N = hn::Lanes(D16());
@@ -133,13 +133,13 @@ void ColsT(const MxKern& k, size_t B, size_t rows, size_t cols,
     uint8_t* sr = scales + (r0 / B) * cols;
     for (size_t c0 = 0; c0 < whole; c0 += kWide) {
       const size_t w = std::min(kWide, whole - c0);
-      ColPass<M>(k, B, cols, cols, w, xr + c0, sr + c0, cr + c0);
+      ColPass<M, Z>(k, B, cols, cols, w, xr + c0, sr + c0, cr + c0);
     }
     if (tail == 0) continue;
     for (size_t i = 0; i < B; ++i)
       for (size_t j = 0; j < N; ++j)
         tx[i * N + j] = j < tail ? xr[i * cols + whole + j] : 0u;
-    ColPass<M>(k, B, N, N, N, tx.data(), ts.data(), tc.data());
+    ColPass<M, Z>(k, B, N, N, N, tx.data(), ts.data(), tc.data());
     for (size_t j = 0; j < tail; ++j) {
       sr[whole + j] = ts[j];
       for (size_t i = 0; i < B; ++i) cr[i * cols + whole + j] = tc[i * N + j];
@@ -149,29 +149,44 @@ void ColsT(const MxKern& k, size_t B, size_t rows, size_t cols,
 
 }  // namespace
 
+// Z: round to nearest with ties toward zero (else ties to even).
+template <bool Z>
+void RowsM(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
+           uint8_t* scales, uint8_t* codes) {
+  switch (k.ek.m) {
+    case 1:
+      return RowsT<1, Z>(k, B, nb, x, scales, codes);
+    case 2:
+      return RowsT<2, Z>(k, B, nb, x, scales, codes);
+    default:
+      return RowsT<3, Z>(k, B, nb, x, scales, codes);
+  }
+}
+
+template <bool Z>
+void ColsM(const MxKern& k, size_t B, size_t rows, size_t cols,
+           const uint32_t* x, uint8_t* scales, uint8_t* codes) {
+  switch (k.ek.m) {
+    case 1:
+      return ColsT<1, Z>(k, B, rows, cols, x, scales, codes);
+    case 2:
+      return ColsT<2, Z>(k, B, rows, cols, x, scales, codes);
+    default:
+      return ColsT<3, Z>(k, B, rows, cols, x, scales, codes);
+  }
+}
+
 void MxRows(const MxKern& k, size_t B, size_t rows, size_t cols,
             const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   const size_t nb = rows * (cols / B);  // rowwise blocks tile x in order
-  switch (k.ek.m) {
-    case 1:
-      return RowsT<1>(k, B, nb, x, scales, codes);
-    case 2:
-      return RowsT<2>(k, B, nb, x, scales, codes);
-    default:
-      return RowsT<3>(k, B, nb, x, scales, codes);
-  }
+  if (k.ties_to_zero) return RowsM<true>(k, B, nb, x, scales, codes);
+  RowsM<false>(k, B, nb, x, scales, codes);
 }
 
 void MxCols(const MxKern& k, size_t B, size_t rows, size_t cols,
             const uint32_t* x, uint8_t* scales, uint8_t* codes) {
-  switch (k.ek.m) {
-    case 1:
-      return ColsT<1>(k, B, rows, cols, x, scales, codes);
-    case 2:
-      return ColsT<2>(k, B, rows, cols, x, scales, codes);
-    default:
-      return ColsT<3>(k, B, rows, cols, x, scales, codes);
-  }
+  if (k.ties_to_zero) return ColsM<true>(k, B, rows, cols, x, scales, codes);
+  ColsM<false>(k, B, rows, cols, x, scales, codes);
 }
 
 bool MxFits() { return fits16(); }

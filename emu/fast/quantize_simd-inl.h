@@ -33,7 +33,12 @@ inline bool fits16() { return 16 % hn::Lanes(D16()) == 0; }
 // eb = max(E(a), E(T)) - E(T) (in the exponent field), C = eb + C0,
 // sum = fl(a + C) (IEEE binary32 add, round to nearest even),
 // enc = bits(sum) - bits(C) + (eb >> (23 - M)), the sign or-ed in.
-template <int M>
+// kTiesToZero (round to nearest, ties toward zero): an exact tie that the
+// add rounded up is one code too high. The add's error is exact in f32
+// (r = fl(sum - C) and fl(r - a) are differences of values within a factor
+// of two, Sterbenz), and equals the half quantum fl(C * 2^-24) (a power of
+// two, at least 2^-130: exact) only at such a tie.
+template <int M, bool kTiesToZero = false>
 HWY_INLINE V16 Cvt(V16 x, V16 t, V16 c0, V16 mx, V16 sign_bit) {
   const D16 d;
   const hn::RebindToFloat<D16> df;
@@ -43,7 +48,15 @@ HWY_INLINE V16 Cvt(V16 x, V16 t, V16 c0, V16 mx, V16 sign_bit) {
   const V16 c = hn::Add(eb, c0);
   const V16 sum =
       hn::BitCast(d, hn::Add(hn::BitCast(df, a), hn::BitCast(df, c)));
-  const V16 enc = hn::Add(hn::Sub(sum, c), hn::ShiftRight<23 - M>(eb));
+  V16 enc = hn::Add(hn::Sub(sum, c), hn::ShiftRight<23 - M>(eb));
+  if constexpr (kTiesToZero) {
+    const auto cf = hn::BitCast(df, c);
+    const auto err =
+        hn::Sub(hn::Sub(hn::BitCast(df, sum), cf), hn::BitCast(df, a));
+    const auto hq = hn::Mul(cf, hn::Set(df, 5.9604644775390625e-8f));  // 2^-24
+    enc = hn::Sub(enc, hn::IfThenElseZero(hn::RebindMask(d, hn::Eq(err, hq)),
+                                          hn::Set(d, 1u)));
+  }
   const V16 neg = hn::BitCast(d, hn::BroadcastSignBit(hn::BitCast(di, x)));
   return hn::Or(enc, hn::And(neg, sign_bit));
 }
