@@ -161,11 +161,12 @@ std::atomic<int>& portable_isa_flag() {
   return flag;
 }
 
-// The fused kernels take satfinite elements rounded to nearest, ties to
-// even or (RNZ) toward zero, and blocks of a multiple of 16 elements.
+// The fused kernels take satfinite elements rounded to nearest (ties to
+// even, toward zero or away), and blocks of a multiple of 16 elements.
 bool fused_takes(const MxProfile& p) {
   return fused_isa() != Isa::kScalar &&
-         (p.elem_round == Round::kRNE || p.elem_round == Round::kRNZ) &&
+         (p.elem_round == Round::kRNE || p.elem_round == Round::kRNZ ||
+          p.elem_round == Round::kRNA) &&
          p.elem_overflow == Overflow::kSatFinite && p.block % 16 == 0;
 }
 
@@ -257,10 +258,69 @@ void zero_step_cols(const ZeroStep& z, size_t B, size_t rows, size_t cols,
   }
 }
 
+// microxcaling's element rule (ApplyRule::kF32FloorHalfUp, profile.h),
+// run as the kernels' rounding to nearest (ties away for its kRNA, to even
+// for kRNE, satfinite) plus this step after them. Where A = fl(x / 2^X) is
+// at least the element's least normal 2^emin the rule is that rounding:
+// y = |A| * 2^(m - pe) lies in [2^m, 2^(m+1)), where 0.5 is a multiple of
+// y's ulp, so fl(|y| + 0.5) and fl(|y| - 0.5) are exact and
+// floor(|y| + 0.5) (minus the kRNE tie mask) rounds y to an integer; a
+// log2f rounded one binade high (|A| a few ulps below 2^k) puts y a few
+// ulps below 2^m, which gives 2^m: 2^k, as the rounding does; above the
+// format, the clamp is the satfinite bound. Below 2^emin (|x| < 2^(emin +
+// X)), y has bits under fl(|y| + 0.5)'s precision and the sum rounds
+// (double rounding), so those elements take mx_encode_element, per element
+// (not vectorized: for E4M3 only elements below amax * 2^-14 or so), and
+// zeros give +0 (torch.sign(+-0) = 0). Blocks with the NaN scale were
+// written by the reference.
+bool floor_half_up(const MxProfile& p) {
+  return p.apply == ApplyRule::kF32FloorHalfUp;
+}
+
+// 2^(emin + X) as f32 bits for scale byte s (0: no element is below it).
+uint32_t half_up_limit(Fmt elem, uint8_t s) {
+  const int e = 1 - desc(elem).bias + int{s} - 127;
+  return e >= -126   ? static_cast<uint32_t>(e + 127) << 23
+         : e >= -149 ? uint32_t{1} << (e + 149)
+                     : 0u;
+}
+
+void half_up_block(const MxProfile& p, Fmt elem, uint8_t s, const uint32_t* x,
+                   size_t stride, size_t n, uint8_t* codes, size_t cstride) {
+  if (s == 0xFF) return;
+  const uint32_t lim = half_up_limit(elem, s);
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t v = x[i * stride], a = v & 0x7FFFFFFFu;
+    if (a >= lim) continue;
+    codes[i * cstride] = a == 0 ? 0 : mx_encode_element(p, elem, s, v);
+  }
+}
+
+void half_up_rows(const MxProfile& p, Fmt elem, size_t B, size_t rows,
+                  size_t cols, const uint32_t* x, const uint8_t* scales,
+                  uint8_t* codes) {
+  if (!floor_half_up(p)) return;
+  const size_t nb = rows * (cols / B);
+  for (size_t b = 0; b < nb; ++b)
+    half_up_block(p, elem, scales[b], x + b * B, 1, B, codes + b * B, 1);
+}
+
+void half_up_cols(const MxProfile& p, Fmt elem, size_t B, size_t rows,
+                  size_t cols, const uint32_t* x, const uint8_t* scales,
+                  uint8_t* codes) {
+  if (!floor_half_up(p)) return;
+  for (size_t r0 = 0; r0 < rows; r0 += B)
+    for (size_t c = 0; c < cols; ++c)
+      half_up_block(p, elem, scales[(r0 / B) * cols + c], x + r0 * cols + c,
+                    cols, B, codes + r0 * cols + c, cols);
+}
+
 detail::MxKern kern(const MxProfile& p, Fmt elem) {
   const ScaleTab& t = scale_tab(p, elem);
-  return detail::MxKern{
-      &p, elem, t.etab, t.sc, t.zero_byte, t.ek, p.elem_round == Round::kRNZ};
+  const uint8_t ties = p.elem_round == Round::kRNZ   ? detail::kTiesToZero
+                       : p.elem_round == Round::kRNA ? detail::kTiesAway
+                                                     : detail::kTiesEven;
+  return detail::MxKern{&p, elem, t.etab, t.sc, t.zero_byte, t.ek, ties};
 }
 
 struct Ctx {
@@ -344,17 +404,15 @@ bool mx_covers(const MxProfile& p, Fmt elem) {
     case ApplyRule::kF32DivMinNormal:     // torchao 0.18 FLOOR/CEIL/EVEN
     case ApplyRule::kF32MulPow2Byte0One:  // torchao 0.18 RCEIL
     case ApplyRule::kF32DivPow2CtFp4:  // compressed-tensors 0.20 (+ ZeroStep)
+    case ApplyRule::kF32FloorHalfUp:   // microxcaling (+ half_up_rows/cols)
       break;
-    case ApplyRule::kF32FloorHalfUp:  // microxcaling
-      return false;
   }
   // inf_by_exponent (torchao 0.18) changes the scale of an Inf amax only,
   // and a block with an Inf or NaN takes the reference's scale byte.
   // kRceilLog2 (torchao 0.18 RCEIL, ModelOpt) is monotone in amax with at
   // most one step per binade (docs/performance.md "Every profile"), so the
-  // per-binade table is exact for it. kFloorLog2 goes with microxcaling's
-  // element rule, which the kernels do not run.
-  if (p.scale == ScaleRule::kFloorLog2) return false;
+  // per-binade table is exact for it; so is kFloorLog2 (microxcaling: one
+  // binade high a few ulps below 2^k), and build() checks the shape.
   RoundSpec r;
   r.mode = p.elem_round;
   r.overflow = p.elem_overflow;
@@ -440,6 +498,7 @@ bool mx_quantize_block(const MxProfile& p, Fmt elem, const uint32_t* x,
     if (flag != 0) patch(c, flag, scale, x, 1, n, codes, 1);
   }
   zero_step_rows(zero_step(p, elem), n, 1, n, x, &scale, codes);
+  half_up_rows(p, elem, n, 1, n, x, &scale, codes);
   return true;
 }
 
@@ -456,6 +515,8 @@ bool mx_quantize_rowwise(const MxProfile& p, Fmt elem, int rows, int cols,
   zero_step_rows(zero_step(p, elem), static_cast<size_t>(p.block),
                  static_cast<size_t>(rows), static_cast<size_t>(cols), x,
                  scales, codes);
+  half_up_rows(p, elem, static_cast<size_t>(p.block), static_cast<size_t>(rows),
+               static_cast<size_t>(cols), x, scales, codes);
   return true;
 }
 
@@ -519,6 +580,8 @@ bool mx_quantize_colwise(const MxProfile& p, Fmt elem, int rows, int cols,
   zero_step_cols(zero_step(p, elem), static_cast<size_t>(p.block),
                  static_cast<size_t>(rows), static_cast<size_t>(cols), x,
                  scales, codes);
+  half_up_cols(p, elem, static_cast<size_t>(p.block), static_cast<size_t>(rows),
+               static_cast<size_t>(cols), x, scales, codes);
   return true;
 }
 

@@ -71,10 +71,11 @@ struct MxKern {
   const SConst* sc;    // [256]
   uint8_t zero_byte;
   ElemK ek;
-  // Elements rounded to nearest with ties toward zero (Round::kRNZ: the
-  // midpoint-comparison casts), else ties to even.
-  bool ties_to_zero = false;
+  // The ties of the elements' rounding to nearest: kTiesEven, kTiesToZero
+  // (Round::kRNZ: the midpoint-comparison casts) or kTiesAway (kRNA).
+  uint8_t ties = 0;
 };
+constexpr uint8_t kTiesEven = 0, kTiesToZero = 1, kTiesAway = 2;
 
 // Whether isa's vectors (at most 16 lanes) divide 16.
 bool mx_fused_fits(Isa isa);

@@ -25,7 +25,7 @@ namespace HWY_NAMESPACE {
 namespace {
 
 // One block after its amax: the scale byte, then the elements.
-template <int M, bool Z>
+template <int M, int Z>
 HWY_INLINE void RowBlock(const MxKern& k, size_t B, uint32_t amax,
                          const uint32_t* xb, uint8_t* sb, uint8_t* cb) {
   if (amax >= 0x7F800000u) {
@@ -47,7 +47,7 @@ HWY_INLINE void RowBlock(const MxKern& k, size_t B, uint32_t amax,
     StoreBytes(Cvt<M, Z>(hn::LoadU(d, xb + j), tt, cc, mm, sign), cb + j);
 }
 
-template <int M, bool Z>
+template <int M, int Z>
 void RowsT(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
            uint8_t* scales, uint8_t* codes) {
   for (size_t b = 0; b < nb; ++b) {
@@ -85,7 +85,7 @@ constexpr size_t kWide = 256;  // columns per pass
 // elements apart, code rows cs bytes apart: the amax of every column (rows
 // read in order, contiguous), the constants per column, then the same rows
 // converted.
-template <int M, bool Z>
+template <int M, int Z>
 void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
              const uint32_t* xr, uint8_t* sr, uint8_t* cr) {
   const D16 d;
@@ -119,7 +119,7 @@ void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
   }
 }
 
-template <int M, bool Z>
+template <int M, int Z>
 void ColsT(const MxKern& k, size_t B, size_t rows, size_t cols,
            const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   const size_t N = hn::Lanes(D16());
@@ -149,8 +149,8 @@ void ColsT(const MxKern& k, size_t B, size_t rows, size_t cols,
 
 }  // namespace
 
-// Z: round to nearest with ties toward zero (else ties to even).
-template <bool Z>
+// Z: the ties of the rounding to nearest (quantize_fused.h MxKern::ties).
+template <int Z>
 void RowsM(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
            uint8_t* scales, uint8_t* codes) {
   switch (k.ek.m) {
@@ -163,7 +163,7 @@ void RowsM(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
   }
 }
 
-template <bool Z>
+template <int Z>
 void ColsM(const MxKern& k, size_t B, size_t rows, size_t cols,
            const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   switch (k.ek.m) {
@@ -179,14 +179,17 @@ void ColsM(const MxKern& k, size_t B, size_t rows, size_t cols,
 void MxRows(const MxKern& k, size_t B, size_t rows, size_t cols,
             const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   const size_t nb = rows * (cols / B);  // rowwise blocks tile x in order
-  if (k.ties_to_zero) return RowsM<true>(k, B, nb, x, scales, codes);
-  RowsM<false>(k, B, nb, x, scales, codes);
+  if (k.ties == kTiesToZero) return RowsM<1>(k, B, nb, x, scales, codes);
+  if (k.ties == kTiesAway) return RowsM<2>(k, B, nb, x, scales, codes);
+  RowsM<0>(k, B, nb, x, scales, codes);
 }
 
 void MxCols(const MxKern& k, size_t B, size_t rows, size_t cols,
             const uint32_t* x, uint8_t* scales, uint8_t* codes) {
-  if (k.ties_to_zero) return ColsM<true>(k, B, rows, cols, x, scales, codes);
-  ColsM<false>(k, B, rows, cols, x, scales, codes);
+  if (k.ties == kTiesToZero)
+    return ColsM<1>(k, B, rows, cols, x, scales, codes);
+  if (k.ties == kTiesAway) return ColsM<2>(k, B, rows, cols, x, scales, codes);
+  ColsM<0>(k, B, rows, cols, x, scales, codes);
 }
 
 bool MxFits() { return fits16(); }
