@@ -126,13 +126,16 @@ bool nv_block_plan(const NvTab& t, const uint32_t* x, size_t stride, size_t n,
   if (pl.n_cand == 2) {
     // The error sums, element by element in order (4over6).
     float err[2] = {0.0f, 0.0f};
-    const float a = as_f(pl.err_a), d = as_f(pl.err_d);
     for (int k = 0; k < 2; ++k) {
       const Nvfp4Candidate& c = pl.cand[static_cast<size_t>(k)];
-      const float op = as_f(c.operand[s[k]]), sv = as_f(t.sval[s[k]]);
+      const float op = as_f(c.operand[s[k]]);
+      const uint32_t* val = t.errv + 8 * s[k];
       for (size_t i = 0; i < n; ++i) {
         const uint8_t q = elem_code(pl, c.divide, op, x[i * stride]);
-        const float diff = as_f(t.eval[q]) * sv * a / d - as_f(x[i * stride]);
+        // fl(fl(fl(q * s) * A) / D): the table, the sign of q (RNE is
+        // symmetric).
+        const uint32_t v = val[q & 7] | (uint32_t{q & 8u} << 28);
+        const float diff = as_f(v) - as_f(x[i * stride]);
         err[k] += pl.err_mse ? diff * diff : std::fabs(diff);
       }
     }
@@ -159,6 +162,13 @@ void nv_init(NvTab& t, const Nvfp4Profile& p, uint32_t tv) {
   for (int i = 0; i < 16; ++i)
     t.eval[i] = static_cast<uint32_t>(
         convert(Fmt::kE2M1, Fmt::kF32, static_cast<uint64_t>(i)));
+  std::fill(std::begin(t.errv), std::end(t.errv), 0u);
+  if (t.plan.n_cand == 2) {
+    for (int s = 0; s < 128; ++s)
+      for (int m = 0; m < 8; ++m)
+        t.errv[8 * s + m] = f32_div(
+            f32_mul(f32_mul(t.eval[m], t.sval[s]), t.plan.err_a), t.plan.err_d);
+  }
 }
 
 namespace {
@@ -192,23 +202,12 @@ namespace {
 
 // The plan for (p, tensor value), or nullptr when the fast engine is off
 // or the plan does not model this tensor value (emu/block/nvfp4_plan.h).
-const NvTab* table(const Nvfp4Profile& p, uint32_t tv, NvTab& t) {
+// The last few per thread, keyed by everything a plan reads from the
+// profile: making one costs a few thousand reference operations, more than
+// quantizing a small tensor, and the per-block API is called per 16. A
+// nested call (nv_block_ref) asks for the same key and evicts nothing.
+const NvTab* table(const Nvfp4Profile& p, uint32_t tv) {
   if (!detail::enabled().load(std::memory_order_relaxed)) return nullptr;
-  detail::nv_init(t, p, tv);
-  return t.plan.ok ? &t : nullptr;
-}
-
-}  // namespace
-
-void set_nvfp4_fast_enabled(bool on) { detail::enabled().store(on); }
-
-bool nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
-                          const uint32_t* x, size_t n, uint8_t& scale,
-                          uint8_t* codes) {
-  if (n == 0 || !detail::enabled().load(std::memory_order_relaxed))
-    return false;
-  // The last few plans per thread (the per-block API is called per 16),
-  // keyed by everything a plan reads from the profile.
   struct Entry {
     Nvfp4Profile p;
     NvTab t;
@@ -223,16 +222,28 @@ bool nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
   };
   NvTab* t = nullptr;
   for (Entry& e : cache)
-    if (e.valid && e.t.tv == s_enc && same(e.p)) t = &e.t;
+    if (e.valid && e.t.tv == tv && same(e.p)) t = &e.t;
   if (t == nullptr) {
     Entry& e = cache[next];
     next = (next + 1) % 4;
     e.p = p;
     e.valid = true;
-    detail::nv_init(e.t, p, s_enc);
+    detail::nv_init(e.t, p, tv);
     t = &e.t;
   }
-  if (!t->plan.ok) return false;
+  return t->plan.ok ? t : nullptr;
+}
+
+}  // namespace
+
+void set_nvfp4_fast_enabled(bool on) { detail::enabled().store(on); }
+
+bool nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
+                          const uint32_t* x, size_t n, uint8_t& scale,
+                          uint8_t* codes) {
+  if (n == 0) return false;
+  const NvTab* t = table(p, s_enc);
+  if (t == nullptr) return false;
   return detail::nv_block_plan(*t, x, 1, n, &scale, codes, 1);
 }
 
@@ -240,8 +251,7 @@ bool nvfp4_quantize_rowwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                             int cols, const uint32_t* x, uint8_t* scales,
                             uint8_t* codes) {
   if (rows <= 0 || cols <= 0 || cols % 16 != 0) return false;
-  NvTab tab;
-  const NvTab* t = table(p, s_enc, tab);
+  const NvTab* t = table(p, s_enc);
   if (t == nullptr) return false;
   const size_t nb = static_cast<size_t>(rows) * static_cast<size_t>(cols) / 16;
   if (detail::use_simd()) {
@@ -261,8 +271,7 @@ bool nvfp4_quantize_colwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                             int cols, const uint32_t* x, uint8_t* scales,
                             uint8_t* codes) {
   if (rows <= 0 || cols <= 0 || rows % 16 != 0) return false;
-  NvTab tab;
-  const NvTab* t = table(p, s_enc, tab);
+  const NvTab* t = table(p, s_enc);
   if (t == nullptr) return false;
   const size_t R = static_cast<size_t>(rows), C = static_cast<size_t>(cols);
   // Two candidates (4over6): the portable plan per column block; the SIMD
@@ -287,8 +296,7 @@ bool nvfp4_quantize_2d(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                        int cols, const uint32_t* x, uint8_t* scales,
                        uint8_t* codes) {
   if (rows <= 0 || cols <= 0 || rows % 16 != 0 || cols % 16 != 0) return false;
-  NvTab tab;
-  const NvTab* t = table(p, s_enc, tab);
+  const NvTab* t = table(p, s_enc);
   // 4over6 sums the error over a 16x16 tile: not modelled (the reference
   // refuses those tiles too).
   if (t == nullptr || t->plan.n_cand != 1) return false;

@@ -21,6 +21,11 @@ struct NvTab {
   // 4over6 error terms).
   uint32_t sval[128];
   uint32_t eval[16];
+  // 4over6: the dequantized value of each scale code s and E2M1 magnitude
+  // m, errv[8 * s + m] = fl(fl(fl(q_m * s) * A) / D) (the plan's error
+  // constants, by the reference f32_mul / f32_div), padded for a 16-lane
+  // load at s = 127.
+  uint32_t errv[8 * 128 + 16];
 };
 void nv_init(NvTab& t, const Nvfp4Profile& p, uint32_t tv);
 // A finite binary32 rounded to bfloat16 (RNE), as f32 bits.

@@ -99,9 +99,10 @@ HWY_INLINE void Block16(const NvTab& t, const Nvfp4Candidate& c, uint32_t s,
 }
 
 // 4over6, rowwise, N blocks at once: both candidates' codes and error
-// terms per element (in vectors along the block), then the error sums with
-// one lane per block, gathered element by element in order (each lane's
-// additions in the reference's order: exact).
+// terms per element (in vectors along the block; the dequantized values
+// from the per-scale-code table t.errv), then each block's error sums in
+// element order, the reference's (scalar adds, interleaved across the
+// group's blocks: a vector sum would reassociate them).
 void Rows4over6(const Nvfp4Profile& p, const NvTab& t, size_t nb,
                 const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   const D16 d;
@@ -112,12 +113,10 @@ void Rows4over6(const Nvfp4Profile& p, const NvTab& t, size_t nb,
   HWY_ALIGN uint32_t am[16], sc[2][16];
   HWY_ALIGN float terms[2][16 * 16];
   HWY_ALIGN uint8_t qs[2][16 * 16];
-  HWY_ALIGN int32_t idx[16];
-  for (size_t j = 0; j < N; ++j) idx[j] = static_cast<int32_t>(16 * j);
-  const auto vidx = hn::Load(di, idx);
-  const auto a = hn::BitCast(df, hn::Set(d, pl.err_a));
-  const auto dd = hn::BitCast(df, hn::Set(d, pl.err_d));
   const V16 m7 = hn::Set(d, 7u);
+  // The 8 values of a scale code fit one vector from 8 lanes up (a lane
+  // permute); narrower vectors gather them.
+  const bool permute = N >= 8;
   size_t b = 0;
   for (; b + N <= nb; b += N) {
     const uint32_t* xg = x + b * 16;
@@ -131,39 +130,36 @@ void Rows4over6(const Nvfp4Profile& p, const NvTab& t, size_t nb,
         const Nvfp4Candidate& c = pl.cand[k];
         const uint32_t s = sc[k][j] < 0x80 ? sc[k][j] : 0;
         const V16 op = hn::Set(d, c.operand[s]);
-        const auto sv = hn::BitCast(df, hn::Set(d, t.sval[s]));
+        const uint32_t* vt = t.errv + 8 * s;
+        const V16 vtab = hn::LoadU(d, vt);
         for (size_t i = 0; i < 16; i += N) {
           const V16 xv = hn::LoadU(d, xg + 16 * j + i);
           const V16 q = ElemCodes(t, c.divide, xv, op);
           StoreBytes(q, qs[k] + 16 * j + i);
-          // q's value: 0, 0.5 (magnitude 1), else 2^(m/2 - 1) * (1 + (m & 1)
-          // / 2) (E2M1: magnitude code m), sign from bit 3.
+          // fl(fl(fl(q * s) * A) / D) from the table (t.errv), the sign of
+          // q or-ed in (RNE is symmetric).
           const V16 m = hn::And(q, m7);
-          V16 val = hn::Or(hn::ShiftLeft<23>(
-                               hn::Add(hn::ShiftRight<1>(m), hn::Set(d, 126u))),
-                           hn::ShiftLeft<22>(hn::And(m, hn::Set(d, 1u))));
-          val = hn::IfThenElse(hn::Eq(m, hn::Set(d, 1u)),
-                               hn::Set(d, 0x3F000000u), val);
-          val = hn::IfThenZeroElse(hn::Eq(m, hn::Zero(d)), val);
+          V16 val = permute
+                        ? hn::TableLookupLanes(vtab, hn::IndicesFromVec(d, m))
+                        : hn::GatherIndex(d, vt, hn::BitCast(di, m));
           val = hn::Or(val, hn::ShiftLeft<28>(hn::And(q, hn::Set(d, 8u))));
-          const auto diff = hn::Sub(
-              hn::Div(hn::Mul(hn::Mul(hn::BitCast(df, val), sv), a), dd),
-              hn::BitCast(df, xv));
+          const auto diff = hn::Sub(hn::BitCast(df, val), hn::BitCast(df, xv));
           const auto term = pl.err_mse ? hn::Mul(diff, diff) : hn::Abs(diff);
           hn::Store(term, df, terms[k] + 16 * j + i);
         }
       }
     }
-    auto e0 = hn::Zero(df), e1 = hn::Zero(df);
+    // The sums, each block's in element order (scalar lanes interleaved
+    // across the group's blocks for parallelism).
+    float e[2][16] = {};
     for (size_t i = 0; i < 16; ++i) {
-      e0 = hn::Add(e0, hn::GatherIndex(df, terms[0] + i, vidx));
-      e1 = hn::Add(e1, hn::GatherIndex(df, terms[1] + i, vidx));
+      for (size_t j = 0; j < N; ++j) {
+        e[0][j] += terms[0][16 * j + i];
+        e[1][j] += terms[1][16 * j + i];
+      }
     }
-    const V16 take1 = hn::VecFromMask(d, hn::RebindMask(d, hn::Lt(e1, e0)));
-    HWY_ALIGN uint32_t tk[16];
-    hn::Store(take1, d, tk);
     for (size_t j = 0; j < N; ++j) {
-      const size_t k = tk[j] != 0 ? 1 : 0;
+      const size_t k = e[1][j] < e[0][j] ? 1 : 0;  // false with a NaN
       if (am[j] >= 0x7F800000u || !Exact(pl.cand[0], sc[0][j]) ||
           !Exact(pl.cand[1], sc[1][j])) {
         nv_block_ref(p, t.tv, xg + 16 * j, 1, scales + b + j,
