@@ -187,15 +187,7 @@ struct ZeroStep {
   uint8_t neg_zero_code = 0;
 };
 
-// The largest |x| (f32 bits) with x * 2^(127 - s) rounding to zero in f32:
-// 2^(-150 - d), d = 127 - s (the tie rounds to the even zero); for d >= 0
-// only a zero (bits 0). s < 255.
-inline uint32_t zero_below(uint8_t s) {
-  const int k = int{s} - 277;
-  return k < -149   ? 0u
-         : k < -126 ? 1u << (k + 149)
-                    : static_cast<uint32_t>(k + 127) << 23;
-}
+using detail::zero_below;
 
 ZeroStep zero_step(const MxProfile& p, Fmt elem) {
   ZeroStep z;
@@ -272,7 +264,9 @@ void zero_step_cols(const ZeroStep& z, size_t B, size_t rows, size_t cols,
 // (double rounding), so those elements take mx_encode_element, per element
 // (not vectorized: for E4M3 only elements below amax * 2^-14 or so), and
 // zeros give +0 (torch.sign(+-0) = 0). Blocks with the NaN scale were
-// written by the reference.
+// written by the reference. The fused kernels run this step in registers
+// (MxKern::half_up: a vector compare per element, the reference only for
+// the lanes below); the portable path runs half_up_rows/cols after it.
 bool floor_half_up(const MxProfile& p) {
   return p.apply == ApplyRule::kF32FloorHalfUp;
 }
@@ -285,15 +279,18 @@ uint32_t half_up_limit(Fmt elem, uint8_t s) {
                      : 0u;
 }
 
-void half_up_block(const MxProfile& p, Fmt elem, uint8_t s, const uint32_t* x,
-                   size_t stride, size_t n, uint8_t* codes, size_t cstride) {
-  if (s == 0xFF) return;
-  const uint32_t lim = half_up_limit(elem, s);
-  for (size_t i = 0; i < n; ++i) {
-    const uint32_t v = x[i * stride], a = v & 0x7FFFFFFFu;
-    if (a >= lim) continue;
-    codes[i * cstride] = a == 0 ? 0 : mx_encode_element(p, elem, s, v);
-  }
+// Whether any of n elements (stride 1) lies below lim: a loop the compiler
+// vectorizes, so that the common block (none) costs one pass.
+bool any_below(uint32_t lim, const uint32_t* x, size_t n) {
+  uint32_t below = 0;
+  for (size_t i = 0; i < n; ++i) below |= (x[i] & 0x7FFFFFFFu) < lim ? 1u : 0u;
+  return below != 0;
+}
+
+// The element under scale byte s by the rule (below lim: per element).
+inline uint8_t half_up_elem(const MxProfile& p, Fmt elem, uint8_t s,
+                            uint32_t v) {
+  return (v & 0x7FFFFFFFu) == 0 ? 0 : mx_encode_element(p, elem, s, v);
 }
 
 void half_up_rows(const MxProfile& p, Fmt elem, size_t B, size_t rows,
@@ -301,18 +298,37 @@ void half_up_rows(const MxProfile& p, Fmt elem, size_t B, size_t rows,
                   uint8_t* codes) {
   if (!floor_half_up(p)) return;
   const size_t nb = rows * (cols / B);
-  for (size_t b = 0; b < nb; ++b)
-    half_up_block(p, elem, scales[b], x + b * B, 1, B, codes + b * B, 1);
+  for (size_t b = 0; b < nb; ++b) {
+    const uint8_t s = scales[b];
+    if (s == 0xFF) continue;
+    const uint32_t lim = half_up_limit(elem, s);
+    const uint32_t* xb = x + b * B;
+    if (!any_below(lim, xb, B)) continue;
+    for (size_t i = 0; i < B; ++i)
+      if ((xb[i] & 0x7FFFFFFFu) < lim)
+        codes[b * B + i] = half_up_elem(p, elem, s, xb[i]);
+  }
 }
 
 void half_up_cols(const MxProfile& p, Fmt elem, size_t B, size_t rows,
                   size_t cols, const uint32_t* x, const uint8_t* scales,
                   uint8_t* codes) {
   if (!floor_half_up(p)) return;
-  for (size_t r0 = 0; r0 < rows; r0 += B)
+  std::vector<uint32_t> lim(cols);
+  for (size_t r = 0; r < rows; ++r) {
+    const uint8_t* sr = scales + (r / B) * cols;
+    if (r % B == 0)
+      for (size_t c = 0; c < cols; ++c)
+        lim[c] = sr[c] == 0xFF ? 0u : half_up_limit(elem, sr[c]);
+    const uint32_t* xr = x + r * cols;
+    uint32_t below = 0;
     for (size_t c = 0; c < cols; ++c)
-      half_up_block(p, elem, scales[(r0 / B) * cols + c], x + r0 * cols + c,
-                    cols, B, codes + r0 * cols + c, cols);
+      below |= (xr[c] & 0x7FFFFFFFu) < lim[c] ? 1u : 0u;
+    if (below == 0) continue;
+    for (size_t c = 0; c < cols; ++c)
+      if ((xr[c] & 0x7FFFFFFFu) < lim[c])
+        codes[r * cols + c] = half_up_elem(p, elem, sr[c], xr[c]);
+  }
 }
 
 detail::MxKern kern(const MxProfile& p, Fmt elem) {
@@ -320,7 +336,13 @@ detail::MxKern kern(const MxProfile& p, Fmt elem) {
   const uint8_t ties = p.elem_round == Round::kRNZ   ? detail::kTiesToZero
                        : p.elem_round == Round::kRNA ? detail::kTiesAway
                                                      : detail::kTiesEven;
-  return detail::MxKern{&p, elem, t.etab, t.sc, t.zero_byte, t.ek, ties};
+  const ZeroStep z = zero_step(p, elem);
+  detail::MxKern k{&p,          elem, t.etab, t.sc,
+                   t.zero_byte, t.ek, ties,   floor_half_up(p)};
+  k.code_neg_zero = z.code_neg_zero;
+  k.scaled_zero = z.scaled_zero;
+  k.neg_zero_code = z.neg_zero_code;
+  return k;
 }
 
 struct Ctx {
@@ -486,7 +508,8 @@ void mx_block_ref(const MxKern& k, const uint32_t* x, size_t stride, size_t n,
 bool mx_quantize_block(const MxProfile& p, Fmt elem, const uint32_t* x,
                        size_t n, uint8_t& scale, uint8_t* codes) {
   if (!mx_covers(p, elem) || n == 0 || n > kChunk) return false;
-  if (n % 16 == 0 && fused_takes(p)) {
+  const bool fused = n % 16 == 0 && fused_takes(p);
+  if (fused) {
     detail::mx_rows_simd(fused_isa(), kern(p, elem), n, 1, n, x, &scale, codes);
   } else {
     const Ctx c = make_ctx(p, elem);
@@ -497,21 +520,27 @@ bool mx_quantize_block(const MxProfile& p, Fmt elem, const uint32_t* x,
     run_plan(*c.plan, isa, y, codes, n);
     if (flag != 0) patch(c, flag, scale, x, 1, n, codes, 1);
   }
-  zero_step_rows(zero_step(p, elem), n, 1, n, x, &scale, codes);
-  half_up_rows(p, elem, n, 1, n, x, &scale, codes);
+  // The fused kernels ran the zero rules and microxcaling's step
+  // themselves (MxKern: code_neg_zero, scaled_zero, half_up).
+  if (!fused) {
+    zero_step_rows(zero_step(p, elem), n, 1, n, x, &scale, codes);
+    half_up_rows(p, elem, n, 1, n, x, &scale, codes);
+  }
   return true;
 }
 
 bool mx_quantize_rowwise(const MxProfile& p, Fmt elem, int rows, int cols,
                          const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   if (!mx_covers(p, elem)) return false;
-  if (fused_takes(p)) {
+  const bool fused = fused_takes(p);
+  if (fused) {
     detail::mx_rows_simd(
         fused_isa(), kern(p, elem), static_cast<size_t>(p.block),
         static_cast<size_t>(rows), static_cast<size_t>(cols), x, scales, codes);
   } else {
     rows_impl(make_ctx(p, elem), rows, cols, x, scales, codes);
   }
+  if (fused) return true;  // the kernels ran the steps below (MxKern)
   zero_step_rows(zero_step(p, elem), static_cast<size_t>(p.block),
                  static_cast<size_t>(rows), static_cast<size_t>(cols), x,
                  scales, codes);
@@ -577,6 +606,7 @@ bool mx_quantize_colwise(const MxProfile& p, Fmt elem, int rows, int cols,
                          const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   if (!mx_covers(p, elem)) return false;
   colwise_kernels(p, elem, rows, cols, x, scales, codes);
+  if (fused_takes(p)) return true;  // the kernels ran the steps (MxKern)
   zero_step_cols(zero_step(p, elem), static_cast<size_t>(p.block),
                  static_cast<size_t>(rows), static_cast<size_t>(cols), x,
                  scales, codes);

@@ -43,8 +43,40 @@ HWY_INLINE void RowBlock(const MxKern& k, size_t B, uint32_t amax,
   const size_t N = hn::Lanes(d);
   const V16 tt = hn::Set(d, c.t), cc = hn::Set(d, c.c0), mm = hn::Set(d, c.max);
   const V16 sign = hn::Set(d, k.ek.sign_bit);
-  for (size_t j = 0; j < B; j += N)
-    StoreBytes(Cvt<M, Z>(hn::LoadU(d, xb + j), tt, cc, mm, sign), cb + j);
+  const bool zero_rules = k.code_neg_zero || k.scaled_zero;
+  if (!k.half_up && !zero_rules) {
+    for (size_t j = 0; j < B; j += N)
+      StoreBytes(Cvt<M, Z>(hn::LoadU(d, xb + j), tt, cc, mm, sign), cb + j);
+    return;
+  }
+  // The element zero rules (quantize_fast.cpp ZeroStep): the -0 code
+  // becomes 0 (nz 0x100: no code), inputs below lim give 0. microxcaling's
+  // rule (quantize_fast.cpp half_up_rows): zeros give +0; elements with
+  // 0 < |x| < T (x / 2^X below the element's least normal) take
+  // mx_encode_element.
+  const V16 nz =
+      hn::Set(d, k.code_neg_zero ? uint32_t{k.neg_zero_code} : 0x100u);
+  const V16 lim = hn::Set(d, k.scaled_zero ? zero_below(s) + 1 : 0u);
+  const V16 abs = hn::Set(d, 0x7FFFFFFFu);
+  auto below = hn::Lt(tt, hn::Zero(d));  // all false
+  for (size_t j = 0; j < B; j += N) {
+    const V16 x = hn::LoadU(d, xb + j);
+    const V16 a = hn::And(x, abs);
+    V16 e = Cvt<M, Z>(x, tt, cc, mm, sign);
+    e = hn::IfThenZeroElse(hn::Eq(e, nz), e);
+    e = hn::IfThenZeroElse(hn::Lt(a, lim), e);
+    if (k.half_up) {
+      const auto zero = hn::Eq(a, hn::Zero(d));
+      below = hn::Or(below, hn::AndNot(zero, hn::Lt(a, tt)));
+      e = hn::IfThenZeroElse(zero, e);
+    }
+    StoreBytes(e, cb + j);
+  }
+  if (!k.half_up || hn::AllFalse(d, below)) return;
+  for (size_t i = 0; i < B; ++i) {
+    const uint32_t a = xb[i] & 0x7FFFFFFFu;
+    if (a != 0 && a < c.t) cb[i] = mx_encode_element(*k.p, k.elem, s, xb[i]);
+  }
 }
 
 template <int M, int Z>
@@ -106,13 +138,40 @@ void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
   }
   ColConsts(k, w, am, sr, tt, cc, mm, bad);
   const V16 sign = hn::Set(d, k.ek.sign_bit);
+  const V16 abs8 = hn::Set(d, 0x7FFFFFFFu);
+  const bool zero_rules = k.code_neg_zero || k.scaled_zero;
+  // As RowBlock: the zero rules with a limit per column (0 for the
+  // columns the reference rewrites), microxcaling's rule.
+  const V16 nz =
+      hn::Set(d, k.code_neg_zero ? uint32_t{k.neg_zero_code} : 0x100u);
+  HWY_ALIGN uint32_t zl[kWide];
+  for (size_t j = 0; j < w; ++j)
+    zl[j] = k.scaled_zero && bad[j] == 0 ? zero_below(sr[j]) + 1 : 0u;
   for (size_t i = 0; i < B; ++i) {
     const uint32_t* p = xr + i * xs;
     uint8_t* q = cr + i * cs;
-    for (size_t j = 0; j < w; j += N)
-      StoreBytes(Cvt<M, Z>(hn::LoadU(d, p + j), hn::Load(d, tt + j),
-                           hn::Load(d, cc + j), hn::Load(d, mm + j), sign),
-                 q + j);
+    for (size_t j = 0; j < w; j += N) {
+      const V16 x = hn::LoadU(d, p + j);
+      const V16 t = hn::Load(d, tt + j);
+      V16 e = Cvt<M, Z>(x, t, hn::Load(d, cc + j), hn::Load(d, mm + j), sign);
+      bool fix = false;
+      if (zero_rules || k.half_up) {
+        const V16 a = hn::And(x, abs8);
+        e = hn::IfThenZeroElse(hn::Eq(e, nz), e);
+        e = hn::IfThenZeroElse(hn::Lt(a, hn::Load(d, zl + j)), e);
+        if (k.half_up) {
+          const auto zero = hn::Eq(a, hn::Zero(d));
+          e = hn::IfThenZeroElse(zero, e);
+          fix = !hn::AllFalse(d, hn::AndNot(zero, hn::Lt(a, t)));
+        }
+      }
+      StoreBytes(e, q + j);
+      for (size_t l = 0; fix && l < N; ++l) {
+        const uint32_t v = p[j + l], al = v & 0x7FFFFFFFu;
+        if (al != 0 && al < tt[j + l] && bad[j + l] == 0)
+          q[j + l] = mx_encode_element(*k.p, k.elem, sr[j + l], v);
+      }
+    }
   }
   for (size_t j = 0; j < w; ++j) {
     if (bad[j] != 0) mx_block_ref(k, xr + j, xs, B, sr + j, cr + j, cs);
