@@ -103,6 +103,18 @@ uint8_t elem_code(const Nvfp4Plan& pl, bool divide, float op, uint32_t x) {
   return run_plan_one(plans().elem, as_u(y));
 }
 
+// n elements under operand op, the rule's branches taken once.
+template <bool kDivide, bool kNegZero>
+void elem_codes(float op, const uint32_t* x, size_t stride, size_t n,
+                uint8_t* codes, size_t cstride) {
+  const Plan& pe = plans().elem;
+  for (size_t i = 0; i < n; ++i) {
+    const float v = as_f(x[i * stride]);
+    const uint32_t y = as_u(kDivide ? v / op : v * op);
+    codes[i * cstride] = kNegZero && y == 0x80000000u ? 0 : run_plan_one(pe, y);
+  }
+}
+
 }  // namespace
 
 uint32_t bf16_rne(uint32_t v) {
@@ -144,8 +156,17 @@ bool nv_block_plan(const NvTab& t, const uint32_t* x, size_t stride, size_t n,
   const Nvfp4Candidate& c = pl.cand[static_cast<size_t>(take)];
   const float op = as_f(c.operand[s[take]]);
   *scale = s[take];
-  for (size_t i = 0; i < n; ++i)
-    codes[i * cstride] = elem_code(pl, c.divide, op, x[i * stride]);
+  if (c.divide) {
+    if (pl.exact_neg_zero_to_pos)
+      elem_codes<true, true>(op, x, stride, n, codes, cstride);
+    else
+      elem_codes<true, false>(op, x, stride, n, codes, cstride);
+  } else {
+    if (pl.exact_neg_zero_to_pos)
+      elem_codes<false, true>(op, x, stride, n, codes, cstride);
+    else
+      elem_codes<false, false>(op, x, stride, n, codes, cstride);
+  }
   return true;
 }
 
