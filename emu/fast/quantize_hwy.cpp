@@ -24,8 +24,50 @@ namespace mxc::fast::detail {
 namespace HWY_NAMESPACE {
 namespace {
 
-// One block after its amax: the scale byte, then the elements.
+// A block's elements under scale byte s with the element rules of MxKern.
 template <int M, int Z>
+HWY_INLINE void RowBlockRules(const MxKern& k, size_t B, uint8_t s,
+                                const uint32_t* xb, uint8_t* cb) {
+  const SConst& c = k.sc[s];
+  const D16 d;
+  const size_t N = hn::Lanes(d);
+  const V16 tt = hn::Set(d, c.t), cc = hn::Set(d, c.c0), mm = hn::Set(d, c.max);
+  const V16 sign = hn::Set(d, k.ek.sign_bit);
+  // The element zero rules (quantize_fast.cpp ZeroStep): the -0 code
+  // becomes 0 (nz 0x100: no code), inputs below lim give 0. microxcaling's
+  // rule (quantize_fast.cpp half_up_rows): zeros give +0; elements with
+  // 0 < |x| < T (x / 2^X below the element's least normal) take
+  // mx_encode_element.
+  const V16 nz =
+      hn::Set(d, k.code_neg_zero ? uint32_t{k.neg_zero_code} : 0x100u);
+  const V16 lim = hn::Set(d, k.scaled_zero ? zero_below(s) + 1 : 0u);
+  const V16 abs = hn::Set(d, 0x7FFFFFFFu);
+  auto below = hn::Lt(tt, hn::Zero(d));  // all false
+  const bool half_up = k.half_up;  // a local: not reloaded after stores
+  for (size_t j = 0; j < B; j += N) {
+    const V16 x = hn::LoadU(d, xb + j);
+    const V16 a = hn::And(x, abs);
+    V16 e = Cvt<M, Z>(x, tt, cc, mm, sign);
+    e = hn::IfThenZeroElse(hn::Eq(e, nz), e);
+    e = hn::IfThenZeroElse(hn::Lt(a, lim), e);
+    if (half_up) {
+      const auto zero = hn::Eq(a, hn::Zero(d));
+      below = hn::Or(below, hn::AndNot(zero, hn::Lt(a, tt)));
+      e = hn::IfThenZeroElse(zero, e);
+    }
+    StoreBytes(e, cb + j);
+  }
+  if (!half_up || hn::AllFalse(d, below)) return;
+  for (size_t i = 0; i < B; ++i) {
+    const uint32_t a = xb[i] & 0x7FFFFFFFu;
+    if (a != 0 && a < c.t) cb[i] = mx_encode_element(*k.p, k.elem, s, xb[i]);
+  }
+}
+
+// One block after its amax: the scale byte, then the elements. R: the
+// profile has element rules (MxKern half_up, code_neg_zero, scaled_zero),
+// decided once per call so that the plain loop stays as it was.
+template <int M, int Z, bool R>
 HWY_INLINE void RowBlock(const MxKern& k, size_t B, uint32_t amax,
                          const uint32_t* xb, uint8_t* sb, uint8_t* cb) {
   if (amax >= 0x7F800000u) {
@@ -43,48 +85,27 @@ HWY_INLINE void RowBlock(const MxKern& k, size_t B, uint32_t amax,
   const size_t N = hn::Lanes(d);
   const V16 tt = hn::Set(d, c.t), cc = hn::Set(d, c.c0), mm = hn::Set(d, c.max);
   const V16 sign = hn::Set(d, k.ek.sign_bit);
-  const bool zero_rules = k.code_neg_zero || k.scaled_zero;
-  if (!k.half_up && !zero_rules) {
+  if constexpr (!R) {
     for (size_t j = 0; j < B; j += N)
       StoreBytes(Cvt<M, Z>(hn::LoadU(d, xb + j), tt, cc, mm, sign), cb + j);
-    return;
-  }
-  // The element zero rules (quantize_fast.cpp ZeroStep): the -0 code
-  // becomes 0 (nz 0x100: no code), inputs below lim give 0. microxcaling's
-  // rule (quantize_fast.cpp half_up_rows): zeros give +0; elements with
-  // 0 < |x| < T (x / 2^X below the element's least normal) take
-  // mx_encode_element.
-  const V16 nz =
-      hn::Set(d, k.code_neg_zero ? uint32_t{k.neg_zero_code} : 0x100u);
-  const V16 lim = hn::Set(d, k.scaled_zero ? zero_below(s) + 1 : 0u);
-  const V16 abs = hn::Set(d, 0x7FFFFFFFu);
-  auto below = hn::Lt(tt, hn::Zero(d));  // all false
-  for (size_t j = 0; j < B; j += N) {
-    const V16 x = hn::LoadU(d, xb + j);
-    const V16 a = hn::And(x, abs);
-    V16 e = Cvt<M, Z>(x, tt, cc, mm, sign);
-    e = hn::IfThenZeroElse(hn::Eq(e, nz), e);
-    e = hn::IfThenZeroElse(hn::Lt(a, lim), e);
-    if (k.half_up) {
-      const auto zero = hn::Eq(a, hn::Zero(d));
-      below = hn::Or(below, hn::AndNot(zero, hn::Lt(a, tt)));
-      e = hn::IfThenZeroElse(zero, e);
-    }
-    StoreBytes(e, cb + j);
-  }
-  if (!k.half_up || hn::AllFalse(d, below)) return;
-  for (size_t i = 0; i < B; ++i) {
-    const uint32_t a = xb[i] & 0x7FFFFFFFu;
-    if (a != 0 && a < c.t) cb[i] = mx_encode_element(*k.p, k.elem, s, xb[i]);
+  } else {
+    RowBlockRules<M, Z>(k, B, s, xb, cb);
   }
 }
 
 template <int M, int Z>
 void RowsT(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
            uint8_t* scales, uint8_t* codes) {
+  if (k.half_up || k.code_neg_zero || k.scaled_zero) {
+    for (size_t b = 0; b < nb; ++b) {
+      const uint32_t* xb = x + b * B;
+      RowBlock<M, Z, true>(k, B, AbsMax(xb, B), xb, scales + b, codes + b * B);
+    }
+    return;
+  }
   for (size_t b = 0; b < nb; ++b) {
     const uint32_t* xb = x + b * B;
-    RowBlock<M, Z>(k, B, AbsMax(xb, B), xb, scales + b, codes + b * B);
+    RowBlock<M, Z, false>(k, B, AbsMax(xb, B), xb, scales + b, codes + b * B);
   }
 }
 
@@ -139,7 +160,9 @@ void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
   ColConsts(k, w, am, sr, tt, cc, mm, bad);
   const V16 sign = hn::Set(d, k.ek.sign_bit);
   const V16 abs8 = hn::Set(d, 0x7FFFFFFFu);
-  const bool zero_rules = k.code_neg_zero || k.scaled_zero;
+  // Locals (not reloaded through k after each byte store).
+  const bool half_up = k.half_up;
+  const bool rules = k.code_neg_zero || k.scaled_zero || half_up;
   // As RowBlock: the zero rules with a limit per column (0 for the
   // columns the reference rewrites), microxcaling's rule.
   const V16 nz =
@@ -155,11 +178,11 @@ void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
       const V16 t = hn::Load(d, tt + j);
       V16 e = Cvt<M, Z>(x, t, hn::Load(d, cc + j), hn::Load(d, mm + j), sign);
       bool fix = false;
-      if (zero_rules || k.half_up) {
+      if (rules) {
         const V16 a = hn::And(x, abs8);
         e = hn::IfThenZeroElse(hn::Eq(e, nz), e);
         e = hn::IfThenZeroElse(hn::Lt(a, hn::Load(d, zl + j)), e);
-        if (k.half_up) {
+        if (half_up) {
           const auto zero = hn::Eq(a, hn::Zero(d));
           e = hn::IfThenZeroElse(zero, e);
           fix = !hn::AllFalse(d, hn::AndNot(zero, hn::Lt(a, t)));
