@@ -27,7 +27,7 @@ namespace {
 // A block's elements under scale byte s with the element rules of MxKern.
 template <int M, int Z>
 HWY_INLINE void RowBlockRules(const MxKern& k, size_t B, uint8_t s,
-                                const uint32_t* xb, uint8_t* cb) {
+                              const uint32_t* xb, uint8_t* cb) {
   const SConst& c = k.sc[s];
   const D16 d;
   const size_t N = hn::Lanes(d);
@@ -43,7 +43,7 @@ HWY_INLINE void RowBlockRules(const MxKern& k, size_t B, uint8_t s,
   const V16 lim = hn::Set(d, k.scaled_zero ? zero_below(s) + 1 : 0u);
   const V16 abs = hn::Set(d, 0x7FFFFFFFu);
   auto below = hn::Lt(tt, hn::Zero(d));  // all false
-  const bool half_up = k.half_up;  // a local: not reloaded after stores
+  const bool half_up = k.half_up;        // a local: not reloaded after stores
   for (size_t j = 0; j < B; j += N) {
     const V16 x = hn::LoadU(d, xb + j);
     const V16 a = hn::And(x, abs);
