@@ -28,8 +28,8 @@ constexpr Fmt kTargets[] = {
     Fmt::kE4M3,     Fmt::kE5M2,     Fmt::kE3M2,        Fmt::kE2M3,
     Fmt::kE2M1,     Fmt::kE8M0,     Fmt::kUE4M3,       Fmt::kE4M3Fnuz,
     Fmt::kE5M2Fnuz, Fmt::kE4M3B11Fnuz};
-constexpr Round kModes[] = {Round::kRNE, Round::kRZ,  Round::kRU,
-                            Round::kRD,  Round::kRNA, Round::kOdd};
+constexpr Round kModes[] = {Round::kRNE, Round::kRZ,  Round::kRU, Round::kRD,
+                            Round::kRNA, Round::kOdd, Round::kRNZ};
 constexpr Overflow kOverflows[] = {Overflow::kFormat, Overflow::kSatFinite,
                                    Overflow::kInf};
 

@@ -39,7 +39,7 @@ bool covers(Fmt to, const RoundSpec& r) {
     default:
       return false;
   }
-  return r.mode != Round::kSR && r.mode != Round::kRNZ;
+  return r.mode != Round::kSR;
 }
 
 Plan make_plan(Fmt to, const RoundSpec& r) {
@@ -114,8 +114,10 @@ uint8_t run_plan_one(const Plan& p, uint32_t x) {
     case Round::kOdd:
       inc = rem != 0 && !odd;
       break;
-    case Round::kSR:
-    case Round::kRNZ:  // not covered
+    case Round::kRNZ:  // ties toward zero: up only past the midpoint
+      inc = rem > half;
+      break;
+    case Round::kSR:  // not covered
       break;
   }
   const int32_t enc =

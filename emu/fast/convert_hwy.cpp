@@ -79,6 +79,8 @@ HWY_INLINE VI Lanes(const Plan& p, VI x) {
     n = hn::Shr(hn::Add(hn::Add(sig, halfm1), odd), sh);
   } else if constexpr (M == Round::kRNA) {
     n = hn::Shr(hn::Add(sig, hn::ShiftRight<1>(unit)), sh);
+  } else if constexpr (M == Round::kRNZ) {  // up only past the midpoint
+    n = hn::Shr(hn::Add(sig, hn::Sub(hn::ShiftRight<1>(unit), one)), sh);
   } else if constexpr (M == Round::kRU || M == Round::kRD) {
     const VI mask = hn::Sub(unit, one);
     const VI add = M == Round::kRU ? hn::AndNot(neg, mask) : hn::And(neg, mask);
@@ -303,8 +305,9 @@ KernelFn Pick(const Plan& p) {
       return Pick2<Round::kRD>(p, inf_diff);
     case Round::kOdd:
       return Pick2<Round::kOdd>(p, inf_diff);
-    case Round::kSR:
-    case Round::kRNZ:  // not covered (convert_fast.cpp covers())
+    case Round::kRNZ:
+      return Pick2<Round::kRNZ>(p, inf_diff);
+    case Round::kSR:  // not covered (convert_fast.cpp covers())
       break;
   }
   return nullptr;

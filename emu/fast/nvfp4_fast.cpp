@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cmath>
 #include <span>
 #include <vector>
 
@@ -18,15 +19,6 @@ namespace mxc::fast {
 namespace detail {
 
 namespace {
-
-constexpr uint32_t kF32One = 0x3F800000u;
-constexpr uint32_t kF32Max = 0x7F7FFFFFu;
-
-// fminf(x, FLT_MAX) for x >= 0 (NaN -> FLT_MAX), as the reference.
-uint32_t min_flt_max(uint32_t x) {
-  if ((x & 0x7FFFFFFFu) > 0x7F800000u) return kF32Max;
-  return (x & 0x7FFFFFFFu) > kF32Max ? kF32Max : x;
-}
 
 RoundSpec sat_rne() {
   RoundSpec r;
@@ -61,18 +53,6 @@ const Plans& plans() {
 float as_f(uint32_t b) { return std::bit_cast<float>(b); }
 uint32_t as_u(float f) { return std::bit_cast<uint32_t>(f); }
 
-void init(NvTab& t, const Nvfp4Profile& p, uint32_t s_enc) {
-  t.rule = p.rule;
-  t.s_enc = s_enc;
-  // c = fl(S_enc * fl(1/6)), as the reference associates it.
-  t.c = f32_mul(s_enc, f32_div(kF32One, 0x40C00000u));
-  t.have[0] = t.have[1] = 0;
-  t.ks = elem_k(Fmt::kUE4M3);
-  t.ke = elem_k(Fmt::kE2M1);
-  (void)conv_const(t.ks, 0, t.cs);
-  (void)conv_const(t.ke, 0, t.ce);
-}
-
 // The block's max magnitude, or >= 0x7F800000 when it holds a NaN or Inf.
 uint32_t amax_of(const uint32_t* x, size_t stride, size_t n) {
   uint32_t m = 0;
@@ -80,62 +60,156 @@ uint32_t amax_of(const uint32_t* x, size_t stride, size_t n) {
   return m;
 }
 
-uint8_t scale_code(const NvTab& t, uint32_t amax) {
-  return run_plan_one(plans().scale, as_u(as_f(amax) * as_f(t.c)));
+// The plan's scale steps on a finite amax (hardware binary32 operations,
+// IEEE round to nearest even, as the reference's f32_mul / f32_div), then
+// the UE4M3 code; 0x80 when the value is NaN (not modelled: reference).
+uint8_t scale_code(const Nvfp4Candidate& c, uint32_t amax) {
+  float v = as_f(amax);
+  bool nan = false;  // at any step (max / min would hide it)
+  for (int i = 0; i < c.n_steps; ++i) {
+    const Nvfp4ScaleStep& st = c.steps[static_cast<size_t>(i)];
+    const float k = as_f(st.k);
+    switch (st.op) {
+      case Nvfp4ScaleOp::kMul:
+        v = v * k;
+        break;
+      case Nvfp4ScaleOp::kDiv:
+        v = v / k;
+        break;
+      case Nvfp4ScaleOp::kRoundBf16:
+        v = as_f(bf16_rne(as_u(v)));
+        break;
+      case Nvfp4ScaleOp::kZeroTo:
+        if (v == 0) v = k;
+        break;
+      case Nvfp4ScaleOp::kMax:
+        v = std::max(v, k);
+        break;
+      case Nvfp4ScaleOp::kMin:
+        v = std::min(v, k);
+        break;
+    }
+    nan = nan || v != v;
+  }
+  if (nan) return 0x80;
+  const uint8_t code = run_plan_one(plans().scale, as_u(v));
+  return code == 0 && c.zero_code_to != 0 ? c.zero_code_to : code;
 }
 
-// Elements of one block under its multiplier (portable path).
-void elems(uint32_t enc, const uint32_t* x, size_t stride, size_t n,
-           uint8_t* codes, size_t cstride) {
+// The E2M1 code of one element under operand `op`.
+uint8_t elem_code(const Nvfp4Plan& pl, bool divide, float op, uint32_t x) {
+  const float y = divide ? as_f(x) / op : as_f(x) * op;
+  if (pl.exact_neg_zero_to_pos && as_u(y) == 0x80000000u) return 0;
+  return run_plan_one(plans().elem, as_u(y));
+}
+
+// n elements under operand op, the rule's branches taken once.
+template <bool kDivide, bool kNegZero>
+void elem_codes(float op, const uint32_t* x, size_t stride, size_t n,
+                uint8_t* codes, size_t cstride) {
   const Plan& pe = plans().elem;
-  const float e = as_f(enc);
-  for (size_t i = 0; i < n; ++i)
-    codes[i * cstride] = run_plan_one(pe, as_u(as_f(x[i * stride]) * e));
+  for (size_t i = 0; i < n; ++i) {
+    const float v = as_f(x[i * stride]);
+    const uint32_t y = as_u(kDivide ? v / op : v * op);
+    codes[i * cstride] = kNegZero && y == 0x80000000u ? 0 : run_plan_one(pe, y);
+  }
 }
 
-// One block, portable; false on a NaN or Inf.
-bool block_scalar(NvTab& t, const uint32_t* x, size_t stride, size_t n,
-                  uint8_t* scale, uint8_t* codes, size_t cstride) {
+}  // namespace
+
+uint32_t bf16_rne(uint32_t v) {
+  // Round to nearest even at bit 16 (finite v; a carry into the exponent
+  // is the next binade or Inf, as the RNE conversion).
+  return (v + 0x7FFFu + ((v >> 16) & 1u)) & 0xFFFF0000u;
+}
+
+bool nv_block_plan(const NvTab& t, const uint32_t* x, size_t stride, size_t n,
+                   uint8_t* scale, uint8_t* codes, size_t cstride) {
   const uint32_t amax = amax_of(x, stride, n);
   if (amax >= 0x7F800000u) return false;
-  const uint8_t s = scale_code(t, amax);
-  *scale = s;
-  elems(t.get(s), x, stride, n, codes, cstride);
+  const Nvfp4Plan& pl = t.plan;
+  uint8_t s[2];
+  for (int k = 0; k < pl.n_cand; ++k) {
+    const Nvfp4Candidate& c = pl.cand[static_cast<size_t>(k)];
+    s[k] = scale_code(c, amax);
+    if (s[k] >= 0x80 || !c.exact[s[k]]) return false;
+  }
+  int take = 0;
+  if (pl.n_cand == 2) {
+    // The error sums, element by element in order (4over6).
+    float err[2] = {0.0f, 0.0f};
+    for (int k = 0; k < 2; ++k) {
+      const Nvfp4Candidate& c = pl.cand[static_cast<size_t>(k)];
+      const float op = as_f(c.operand[s[k]]);
+      const uint32_t* val = t.errv + 8 * s[k];
+      for (size_t i = 0; i < n; ++i) {
+        const uint8_t q = elem_code(pl, c.divide, op, x[i * stride]);
+        // fl(fl(fl(q * s) * A) / D): the table, the sign of q (RNE is
+        // symmetric).
+        const uint32_t v = val[q & 7] | (uint32_t{q & 8u} << 28);
+        const float diff = as_f(v) - as_f(x[i * stride]);
+        err[k] += pl.err_mse ? diff * diff : std::fabs(diff);
+      }
+    }
+    take = err[1] < err[0] ? 1 : 0;  // false with a NaN: candidate 0
+  }
+  const Nvfp4Candidate& c = pl.cand[static_cast<size_t>(take)];
+  const float op = as_f(c.operand[s[take]]);
+  *scale = s[take];
+  if (c.divide) {
+    if (pl.exact_neg_zero_to_pos)
+      elem_codes<true, true>(op, x, stride, n, codes, cstride);
+    else
+      elem_codes<true, false>(op, x, stride, n, codes, cstride);
+  } else {
+    if (pl.exact_neg_zero_to_pos)
+      elem_codes<false, true>(op, x, stride, n, codes, cstride);
+    else
+      elem_codes<false, false>(op, x, stride, n, codes, cstride);
+  }
   return true;
 }
+
+void nv_init(NvTab& t, const Nvfp4Profile& p, uint32_t tv) {
+  t.plan = nvfp4_plan(p, tv);
+  t.tv = tv;
+  t.ks = elem_k(Fmt::kUE4M3);
+  t.ke = elem_k(Fmt::kE2M1);
+  (void)conv_const(t.ks, 0, t.cs);
+  (void)conv_const(t.ke, 0, t.ce);
+  for (int i = 0; i < 128; ++i)
+    t.sval[i] = static_cast<uint32_t>(
+        convert(Fmt::kUE4M3, Fmt::kF32, static_cast<uint64_t>(i)));
+  for (int i = 0; i < 16; ++i)
+    t.eval[i] = static_cast<uint32_t>(
+        convert(Fmt::kE2M1, Fmt::kF32, static_cast<uint64_t>(i)));
+  std::fill(std::begin(t.errv), std::end(t.errv), 0u);
+  if (t.plan.n_cand == 2) {
+    for (int s = 0; s < 128; ++s)
+      for (int m = 0; m < 8; ++m)
+        t.errv[8 * s + m] = f32_div(
+            f32_mul(f32_mul(t.eval[m], t.sval[s]), t.plan.err_a), t.plan.err_d);
+  }
+}
+
+namespace {
 
 std::atomic<bool>& enabled() {
   static std::atomic<bool> on{true};
   return on;
 }
 
-bool covered(uint32_t s_enc) {
-  return s_enc < 0x7F800000u && enabled().load(std::memory_order_relaxed);
-}
-
 bool use_simd() { return fast::fused_isa() != Isa::kScalar && plans().inf_sat; }
 
 }  // namespace
-
-void NvTab::fill(uint8_t code) {
-  const uint32_t s_val =
-      static_cast<uint32_t>(convert(Fmt::kUE4M3, Fmt::kF32, code));
-  uint32_t e;
-  if (rule == Nvfp4Rule::kTe) {
-    const uint32_t s_dec = f32_div(kF32One, s_enc);
-    e = min_flt_max(f32_div(kF32One, f32_mul(s_val, s_dec)));
-  } else {
-    e = min_flt_max(f32_mul(s_enc, f32_div(kF32One, s_val)));
-  }
-  enc[code] = e;
-  have[code >> 6] |= uint64_t{1} << (code & 63);
-}
 
 void nv_block_ref(const Nvfp4Profile& p, uint32_t s_enc, const uint32_t* x,
                   size_t stride, uint8_t* scale, uint8_t* codes,
                   size_t cstride) {
   uint32_t buf[16];
   for (size_t i = 0; i < 16; ++i) buf[i] = x[i * stride];
+  // The fast per-block path declines this block again (NaN, Inf, or a code
+  // the plan does not model): the reference runs.
   const Nvfp4Block b = mxc::nvfp4_quantize_block(p, s_enc, buf);
   *scale = b.scale;
   for (size_t i = 0; i < 16; ++i) codes[i * cstride] = b.codes[i];
@@ -146,11 +220,41 @@ void nv_block_ref(const Nvfp4Profile& p, uint32_t s_enc, const uint32_t* x,
 using detail::NvTab;
 
 namespace {
-// The rules these kernels implement (tests/test_fast_nvfp4.cpp); the
-// others (torchao's, emu/block/profile.h) decline to the reference path.
-bool rule_covered(const Nvfp4Profile& p) {
-  return p.rule == Nvfp4Rule::kTe || p.rule == Nvfp4Rule::kCutlass;
+
+// The plan for (p, tensor value), or nullptr when the fast engine is off
+// or the plan does not model this tensor value (emu/block/nvfp4_plan.h).
+// The last few per thread, keyed by everything a plan reads from the
+// profile: making one costs a few thousand reference operations, more than
+// quantizing a small tensor, and the per-block API is called per 16. A
+// nested call (nv_block_ref) asks for the same key and evicts nothing.
+const NvTab* table(const Nvfp4Profile& p, uint32_t tv) {
+  if (!detail::enabled().load(std::memory_order_relaxed)) return nullptr;
+  struct Entry {
+    Nvfp4Profile p;
+    NvTab t;
+    bool valid = false;
+  };
+  thread_local Entry cache[4];
+  thread_local size_t next = 0;
+  auto same = [&](const Nvfp4Profile& q) {
+    return q.rule == p.rule && q.stats_bf16 == p.stats_bf16 &&
+           q.four_over_six_e4m3 == p.four_over_six_e4m3 &&
+           q.four_over_six_mse == p.four_over_six_mse;
+  };
+  NvTab* t = nullptr;
+  for (Entry& e : cache)
+    if (e.valid && e.t.tv == tv && same(e.p)) t = &e.t;
+  if (t == nullptr) {
+    Entry& e = cache[next];
+    next = (next + 1) % 4;
+    e.p = p;
+    e.valid = true;
+    detail::nv_init(e.t, p, tv);
+    t = &e.t;
+  }
+  return t->plan.ok ? t : nullptr;
 }
+
 }  // namespace
 
 void set_nvfp4_fast_enabled(bool on) { detail::enabled().store(on); }
@@ -158,42 +262,26 @@ void set_nvfp4_fast_enabled(bool on) { detail::enabled().store(on); }
 bool nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
                           const uint32_t* x, size_t n, uint8_t& scale,
                           uint8_t* codes) {
-  if (!rule_covered(p) || !detail::covered(s_enc) || n == 0) return false;
-  // The last few tables per thread (the per-block API is called per 16).
-  thread_local NvTab cache[4];
-  thread_local bool valid[4] = {false, false, false, false};
-  thread_local size_t next = 0;
-  NvTab* t = nullptr;
-  for (size_t i = 0; i < 4; ++i) {
-    if (valid[i] && cache[i].rule == p.rule && cache[i].s_enc == s_enc)
-      t = &cache[i];
-  }
-  if (t == nullptr) {
-    t = &cache[next];
-    valid[next] = true;
-    next = (next + 1) % 4;
-    detail::init(*t, p, s_enc);
-  }
-  return detail::block_scalar(*t, x, 1, n, &scale, codes, 1);
+  if (n == 0) return false;
+  const NvTab* t = table(p, s_enc);
+  if (t == nullptr) return false;
+  return detail::nv_block_plan(*t, x, 1, n, &scale, codes, 1);
 }
 
 bool nvfp4_quantize_rowwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                             int cols, const uint32_t* x, uint8_t* scales,
                             uint8_t* codes) {
-  if (!rule_covered(p) || !detail::covered(s_enc) || rows <= 0 || cols <= 0 ||
-      cols % 16 != 0)
-    return false;
-  NvTab t;
-  detail::init(t, p, s_enc);
-  t.fill_all();
+  if (rows <= 0 || cols <= 0 || cols % 16 != 0) return false;
+  const NvTab* t = table(p, s_enc);
+  if (t == nullptr) return false;
   const size_t nb = static_cast<size_t>(rows) * static_cast<size_t>(cols) / 16;
   if (detail::use_simd()) {
-    detail::nv_rows_simd(fast::fused_isa(), p, t, nb, x, scales, codes);
+    detail::nv_rows_simd(fast::fused_isa(), p, *t, nb, x, scales, codes);
     return true;
   }
   for (size_t b = 0; b < nb; ++b) {
-    if (!detail::block_scalar(t, x + 16 * b, 1, 16, scales + b, codes + 16 * b,
-                              1))
+    if (!detail::nv_block_plan(*t, x + 16 * b, 1, 16, scales + b,
+                               codes + 16 * b, 1))
       detail::nv_block_ref(p, s_enc, x + 16 * b, 1, scales + b, codes + 16 * b,
                            1);
   }
@@ -203,15 +291,14 @@ bool nvfp4_quantize_rowwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
 bool nvfp4_quantize_colwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                             int cols, const uint32_t* x, uint8_t* scales,
                             uint8_t* codes) {
-  if (!rule_covered(p) || !detail::covered(s_enc) || rows <= 0 || cols <= 0 ||
-      rows % 16 != 0)
-    return false;
-  NvTab t;
-  detail::init(t, p, s_enc);
-  t.fill_all();
+  if (rows <= 0 || cols <= 0 || rows % 16 != 0) return false;
+  const NvTab* t = table(p, s_enc);
+  if (t == nullptr) return false;
   const size_t R = static_cast<size_t>(rows), C = static_cast<size_t>(cols);
-  if (detail::use_simd()) {
-    detail::nv_cols_simd(fast::fused_isa(), p, t, R, C, x, scales, codes);
+  // Two candidates (4over6): the portable plan per column block; the SIMD
+  // kernel runs them rowwise only.
+  if (detail::use_simd() && t->plan.n_cand == 1) {
+    detail::nv_cols_simd(fast::fused_isa(), p, *t, R, C, x, scales, codes);
     return true;
   }
   for (size_t r0 = 0; r0 < R; r0 += 16) {
@@ -219,7 +306,7 @@ bool nvfp4_quantize_colwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
       const uint32_t* xb = x + r0 * C + c;
       uint8_t* sb = scales + (r0 / 16) * C + c;
       uint8_t* cb = codes + r0 * C + c;
-      if (!detail::block_scalar(t, xb, C, 16, sb, cb, C))
+      if (!detail::nv_block_plan(*t, xb, C, 16, sb, cb, C))
         detail::nv_block_ref(p, s_enc, xb, C, sb, cb, C);
     }
   }
@@ -229,27 +316,30 @@ bool nvfp4_quantize_colwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
 bool nvfp4_quantize_2d(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                        int cols, const uint32_t* x, uint8_t* scales,
                        uint8_t* codes) {
-  if (!rule_covered(p) || !detail::covered(s_enc) || rows <= 0 || cols <= 0 ||
-      rows % 16 != 0 || cols % 16 != 0)
-    return false;
-  NvTab t;
-  detail::init(t, p, s_enc);
-  t.fill_all();
+  if (rows <= 0 || cols <= 0 || rows % 16 != 0 || cols % 16 != 0) return false;
+  const NvTab* t = table(p, s_enc);
+  // 4over6 sums the error over a 16x16 tile: not modelled (the reference
+  // refuses those tiles too).
+  if (t == nullptr || t->plan.n_cand != 1) return false;
   const size_t R = static_cast<size_t>(rows), C = static_cast<size_t>(cols);
   if (detail::use_simd())
-    return detail::nv_2d_simd(fast::fused_isa(), t, R, C, x, scales, codes);
+    return detail::nv_2d_simd(fast::fused_isa(), *t, R, C, x, scales, codes);
+  std::vector<uint32_t> tile(256);
+  std::vector<uint8_t> tc(256);
   for (size_t r0 = 0; r0 < R; r0 += 16) {
     for (size_t c0 = 0; c0 < C; c0 += 16) {
-      uint32_t amax = 0;
       for (size_t i = 0; i < 16; ++i)
-        amax = std::max(amax, detail::amax_of(x + (r0 + i) * C + c0, 1, 16));
-      if (amax >= 0x7F800000u) return false;
-      const uint8_t s = detail::scale_code(t, amax);
-      const uint32_t enc = t.get(s);
+        for (size_t j = 0; j < 16; ++j)
+          tile[i * 16 + j] = x[(r0 + i) * C + c0 + j];
+      // One scale from the tile's amax, every element under it: the plan
+      // on the tile's 256 elements.
+      uint8_t s = 0;
+      if (!detail::nv_block_plan(*t, tile.data(), 1, 256, &s, tc.data(), 1))
+        return false;
       for (size_t i = 0; i < 16; ++i) {
         scales[(r0 + i) * (C / 16) + c0 / 16] = s;
-        detail::elems(enc, x + (r0 + i) * C + c0, 1, 16,
-                      codes + (r0 + i) * C + c0, 1);
+        for (size_t j = 0; j < 16; ++j)
+          codes[(r0 + i) * C + c0 + j] = tc[i * 16 + j];
       }
     }
   }

@@ -1,18 +1,20 @@
-// Fast NVFP4 block quantization (issue 7, docs/performance.md): FP32 ->
-// E2M1 elements with a UE4M3 scale per 16 elements and an FP32 tensor scale
-// S_enc, round to nearest even (cvt.rn.satfinite), for both NVFP4 profiles
-// (emu/block/profile.h). Bit-identical to nvfp4_quantize_block /
+// Fast NVFP4 block quantization (issues 7, 22; docs/performance.md): FP32
+// -> E2M1 elements with a UE4M3 scale per 16 elements and a tensor-level
+// value, for every NVFP4 profile: the profile's plan (emu/block/nvfp4_plan.h,
+// made once per tensor value) executed in hardware binary32 (IEEE, MXCSR
+// default, round to nearest even), bit-identical to nvfp4_quantize_block /
 // nvfp4_quantize_2d (tests/test_fast_nvfp4.cpp):
-//   - the block scale code is UE4M3_rne_sat(fl(amax * c)) with
-//     c = fl(S_enc * fl(1/6)) computed once by the reference f32_mul; the
-//     block product is one hardware f32 multiply (IEEE, MXCSR default);
-//   - the element multiplier depends only on the scale code (128 values):
-//     a per-(rule, S_enc) table filled from the reference formulas
-//     (f32_mul / f32_div, the profile's rule);
-//   - elements: fl(x * enc) by one hardware multiply, then the E2M1
-//     conversion (quantize_fused.h in registers, or fast::run_plan_one).
-// Blocks with a NaN or Inf element, stochastic rounding, and S_enc not a
-// non-negative finite f32 go to the reference.
+//   - the block scale code: the plan's scale steps on the amax (vector
+//     multiply / divide / min / max), then the in-register UE4M3 conversion;
+//   - elements: fl(x * operand) or fl(x / operand), the operand per scale
+//     code (128 values, made by the plan from the reference formulas), then
+//     the in-register E2M1 conversion (quantize_fused.h, or
+//     fast::run_plan_one on the portable path);
+//   - 4over6: both candidates and their error sums, the lanes of a vector
+//     being blocks so that each sum runs in the reference's order.
+// Blocks with a NaN or Inf element (or a NaN from a scale step, or an
+// operand of 0 * Inf kind), stochastic rounding, and a negative tensor
+// value go to the reference.
 #pragma once
 
 #include <cstddef>

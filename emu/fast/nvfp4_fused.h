@@ -4,45 +4,49 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "emu/block/nvfp4_plan.h"
 #include "emu/block/profile.h"
 #include "emu/fast/quantize_fused.h"
 
 namespace mxc::fast::detail {
 
-// Per (rule, S_enc): c = fl(S_enc * fl(1/6)) and the element multiplier of
-// every UE4M3 scale code, filled from the reference formulas on first use.
+// Per (profile, tensor value): the profile's plan (emu/block/nvfp4_plan.h)
+// and the conversion constants of the scale (UE4M3) and the elements (E2M1).
 struct NvTab {
-  Nvfp4Rule rule;
-  uint32_t s_enc;
-  uint32_t c;
-  uint32_t enc[128];
-  uint64_t have[2];
-  // The conversion constants (multiplier 2^0) of the scale (UE4M3) and
-  // the elements (E2M1).
+  Nvfp4Plan plan;
+  uint32_t tv;  // the tensor value the plan was made for
   ElemK ks, ke;
   SConst cs, ce;
-
-  uint32_t get(uint8_t code) {
-    if (((have[code >> 6] >> (code & 63)) & 1) == 0) fill(code);
-    return enc[code];
-  }
-  void fill(uint8_t code);
-  void fill_all() {
-    for (int i = 0; i < 128; ++i) (void)get(static_cast<uint8_t>(i));
-  }
+  // The f32 values of the UE4M3 scale codes and of the E2M1 codes (the
+  // 4over6 error terms).
+  uint32_t sval[128];
+  uint32_t eval[16];
+  // 4over6: the dequantized value of each scale code s and E2M1 magnitude
+  // m, errv[8 * s + m] = fl(fl(fl(q_m * s) * A) / D) (the plan's error
+  // constants, by the reference f32_mul / f32_div), padded for a 16-lane
+  // load at s = 127.
+  uint32_t errv[8 * 128 + 16];
 };
+void nv_init(NvTab& t, const Nvfp4Profile& p, uint32_t tv);
+// A finite binary32 rounded to bfloat16 (RNE), as f32 bits.
+uint32_t bf16_rne(uint32_t v);
 
-// One block with a NaN or Inf (or otherwise not taken): the public
-// nvfp4_quantize_block on the gathered elements.
+// One block with a NaN or Inf (or a scale code whose operand the plan does
+// not model exactly): the reference on the gathered elements.
 void nv_block_ref(const Nvfp4Profile& p, uint32_t s_enc, const uint32_t* x,
                   size_t stride, uint8_t* scale, uint8_t* codes,
                   size_t cstride);
 
-// The kernels, one Highway source for every target (nvfp4_hwy.cpp); the
-// table filled (fill_all). Rowwise over nb blocks of 16 laid out in order;
-// columnwise over rows (a multiple of 16) x cols; 2D 16x16 tiles (false on
-// a NaN or Inf).
-// `isa`: fused_isa() (not kScalar).
+// One block of n finite elements by the plan, portable (hardware binary32
+// operations); false (nothing written) when the block holds a NaN or Inf or
+// takes a code the plan does not model exactly.
+bool nv_block_plan(const NvTab& t, const uint32_t* x, size_t stride, size_t n,
+                   uint8_t* scale, uint8_t* codes, size_t cstride);
+
+// The kernels, one Highway source for every target (nvfp4_hwy.cpp). Rowwise
+// over nb blocks of 16 laid out in order; columnwise over rows (a multiple of
+// 16) x cols; 2D 16x16 tiles (false on a NaN or Inf). `isa`: fused_isa() (not
+// kScalar).
 void nv_rows_simd(Isa isa, const Nvfp4Profile& p, const NvTab& t, size_t nb,
                   const uint32_t* x, uint8_t* scales, uint8_t* codes);
 void nv_cols_simd(Isa isa, const Nvfp4Profile& p, const NvTab& t, size_t rows,

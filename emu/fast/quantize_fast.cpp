@@ -161,10 +161,12 @@ std::atomic<int>& portable_isa_flag() {
   return flag;
 }
 
-// The fused kernels take RNE satfinite elements (every shipped profile)
-// and blocks of a multiple of 16 elements.
+// The fused kernels take satfinite elements rounded to nearest (ties to
+// even, toward zero or away), and blocks of a multiple of 16 elements.
 bool fused_takes(const MxProfile& p) {
-  return fused_isa() != Isa::kScalar && p.elem_round == Round::kRNE &&
+  return fused_isa() != Isa::kScalar &&
+         (p.elem_round == Round::kRNE || p.elem_round == Round::kRNZ ||
+          p.elem_round == Round::kRNA) &&
          p.elem_overflow == Overflow::kSatFinite && p.block % 16 == 0;
 }
 
@@ -185,15 +187,7 @@ struct ZeroStep {
   uint8_t neg_zero_code = 0;
 };
 
-// The largest |x| (f32 bits) with x * 2^(127 - s) rounding to zero in f32:
-// 2^(-150 - d), d = 127 - s (the tie rounds to the even zero); for d >= 0
-// only a zero (bits 0). s < 255.
-inline uint32_t zero_below(uint8_t s) {
-  const int k = int{s} - 277;
-  return k < -149   ? 0u
-         : k < -126 ? 1u << (k + 149)
-                    : static_cast<uint32_t>(k + 127) << 23;
-}
+using detail::zero_below;
 
 ZeroStep zero_step(const MxProfile& p, Fmt elem) {
   ZeroStep z;
@@ -256,9 +250,99 @@ void zero_step_cols(const ZeroStep& z, size_t B, size_t rows, size_t cols,
   }
 }
 
+// microxcaling's element rule (ApplyRule::kF32FloorHalfUp, profile.h),
+// run as the kernels' rounding to nearest (ties away for its kRNA, to even
+// for kRNE, satfinite) plus this step after them. Where A = fl(x / 2^X) is
+// at least the element's least normal 2^emin the rule is that rounding:
+// y = |A| * 2^(m - pe) lies in [2^m, 2^(m+1)), where 0.5 is a multiple of
+// y's ulp, so fl(|y| + 0.5) and fl(|y| - 0.5) are exact and
+// floor(|y| + 0.5) (minus the kRNE tie mask) rounds y to an integer; a
+// log2f rounded one binade high (|A| a few ulps below 2^k) puts y a few
+// ulps below 2^m, which gives 2^m: 2^k, as the rounding does; above the
+// format, the clamp is the satfinite bound. Below 2^emin (|x| < 2^(emin +
+// X)), y has bits under fl(|y| + 0.5)'s precision and the sum rounds
+// (double rounding), so those elements take mx_encode_element, per element
+// (not vectorized: for E4M3 only elements below amax * 2^-14 or so), and
+// zeros give +0 (torch.sign(+-0) = 0). Blocks with the NaN scale were
+// written by the reference. The fused kernels run this step in registers
+// (MxKern::half_up: a vector compare per element, the reference only for
+// the lanes below); the portable path runs half_up_rows/cols after it.
+bool floor_half_up(const MxProfile& p) {
+  return p.apply == ApplyRule::kF32FloorHalfUp;
+}
+
+// 2^(emin + X) as f32 bits for scale byte s (0: no element is below it).
+uint32_t half_up_limit(Fmt elem, uint8_t s) {
+  const int e = 1 - desc(elem).bias + int{s} - 127;
+  return e >= -126   ? static_cast<uint32_t>(e + 127) << 23
+         : e >= -149 ? uint32_t{1} << (e + 149)
+                     : 0u;
+}
+
+// Whether any of n elements (stride 1) lies below lim: a loop the compiler
+// vectorizes, so that the common block (none) costs one pass.
+bool any_below(uint32_t lim, const uint32_t* x, size_t n) {
+  uint32_t below = 0;
+  for (size_t i = 0; i < n; ++i) below |= (x[i] & 0x7FFFFFFFu) < lim ? 1u : 0u;
+  return below != 0;
+}
+
+// The element under scale byte s by the rule (below lim: per element).
+inline uint8_t half_up_elem(const MxProfile& p, Fmt elem, uint8_t s,
+                            uint32_t v) {
+  return (v & 0x7FFFFFFFu) == 0 ? 0 : mx_encode_element(p, elem, s, v);
+}
+
+void half_up_rows(const MxProfile& p, Fmt elem, size_t B, size_t rows,
+                  size_t cols, const uint32_t* x, const uint8_t* scales,
+                  uint8_t* codes) {
+  if (!floor_half_up(p)) return;
+  const size_t nb = rows * (cols / B);
+  for (size_t b = 0; b < nb; ++b) {
+    const uint8_t s = scales[b];
+    if (s == 0xFF) continue;
+    const uint32_t lim = half_up_limit(elem, s);
+    const uint32_t* xb = x + b * B;
+    if (!any_below(lim, xb, B)) continue;
+    for (size_t i = 0; i < B; ++i)
+      if ((xb[i] & 0x7FFFFFFFu) < lim)
+        codes[b * B + i] = half_up_elem(p, elem, s, xb[i]);
+  }
+}
+
+void half_up_cols(const MxProfile& p, Fmt elem, size_t B, size_t rows,
+                  size_t cols, const uint32_t* x, const uint8_t* scales,
+                  uint8_t* codes) {
+  if (!floor_half_up(p)) return;
+  std::vector<uint32_t> lim(cols);
+  for (size_t r = 0; r < rows; ++r) {
+    const uint8_t* sr = scales + (r / B) * cols;
+    if (r % B == 0)
+      for (size_t c = 0; c < cols; ++c)
+        lim[c] = sr[c] == 0xFF ? 0u : half_up_limit(elem, sr[c]);
+    const uint32_t* xr = x + r * cols;
+    uint32_t below = 0;
+    for (size_t c = 0; c < cols; ++c)
+      below |= (xr[c] & 0x7FFFFFFFu) < lim[c] ? 1u : 0u;
+    if (below == 0) continue;
+    for (size_t c = 0; c < cols; ++c)
+      if ((xr[c] & 0x7FFFFFFFu) < lim[c])
+        codes[r * cols + c] = half_up_elem(p, elem, sr[c], xr[c]);
+  }
+}
+
 detail::MxKern kern(const MxProfile& p, Fmt elem) {
   const ScaleTab& t = scale_tab(p, elem);
-  return detail::MxKern{&p, elem, t.etab, t.sc, t.zero_byte, t.ek};
+  const uint8_t ties = p.elem_round == Round::kRNZ   ? detail::kTiesToZero
+                       : p.elem_round == Round::kRNA ? detail::kTiesAway
+                                                     : detail::kTiesEven;
+  const ZeroStep z = zero_step(p, elem);
+  detail::MxKern k{&p,          elem, t.etab, t.sc,
+                   t.zero_byte, t.ek, ties,   floor_half_up(p)};
+  k.code_neg_zero = z.code_neg_zero;
+  k.scaled_zero = z.scaled_zero;
+  k.neg_zero_code = z.neg_zero_code;
+  return k;
 }
 
 struct Ctx {
@@ -342,17 +426,15 @@ bool mx_covers(const MxProfile& p, Fmt elem) {
     case ApplyRule::kF32DivMinNormal:     // torchao 0.18 FLOOR/CEIL/EVEN
     case ApplyRule::kF32MulPow2Byte0One:  // torchao 0.18 RCEIL
     case ApplyRule::kF32DivPow2CtFp4:  // compressed-tensors 0.20 (+ ZeroStep)
+    case ApplyRule::kF32FloorHalfUp:   // microxcaling (+ half_up_rows/cols)
       break;
-    case ApplyRule::kF32FloorHalfUp:  // microxcaling
-      return false;
   }
   // inf_by_exponent (torchao 0.18) changes the scale of an Inf amax only,
   // and a block with an Inf or NaN takes the reference's scale byte.
   // kRceilLog2 (torchao 0.18 RCEIL, ModelOpt) is monotone in amax with at
   // most one step per binade (docs/performance.md "Every profile"), so the
-  // per-binade table is exact for it. kFloorLog2 goes with microxcaling's
-  // element rule, which the kernels do not run.
-  if (p.scale == ScaleRule::kFloorLog2) return false;
+  // per-binade table is exact for it; so is kFloorLog2 (microxcaling: one
+  // binade high a few ulps below 2^k), and build() checks the shape.
   RoundSpec r;
   r.mode = p.elem_round;
   r.overflow = p.elem_overflow;
@@ -426,7 +508,8 @@ void mx_block_ref(const MxKern& k, const uint32_t* x, size_t stride, size_t n,
 bool mx_quantize_block(const MxProfile& p, Fmt elem, const uint32_t* x,
                        size_t n, uint8_t& scale, uint8_t* codes) {
   if (!mx_covers(p, elem) || n == 0 || n > kChunk) return false;
-  if (n % 16 == 0 && fused_takes(p)) {
+  const bool fused = n % 16 == 0 && fused_takes(p);
+  if (fused) {
     detail::mx_rows_simd(fused_isa(), kern(p, elem), n, 1, n, x, &scale, codes);
   } else {
     const Ctx c = make_ctx(p, elem);
@@ -437,23 +520,32 @@ bool mx_quantize_block(const MxProfile& p, Fmt elem, const uint32_t* x,
     run_plan(*c.plan, isa, y, codes, n);
     if (flag != 0) patch(c, flag, scale, x, 1, n, codes, 1);
   }
-  zero_step_rows(zero_step(p, elem), n, 1, n, x, &scale, codes);
+  // The fused kernels ran the zero rules and microxcaling's step
+  // themselves (MxKern: code_neg_zero, scaled_zero, half_up).
+  if (!fused) {
+    zero_step_rows(zero_step(p, elem), n, 1, n, x, &scale, codes);
+    half_up_rows(p, elem, n, 1, n, x, &scale, codes);
+  }
   return true;
 }
 
 bool mx_quantize_rowwise(const MxProfile& p, Fmt elem, int rows, int cols,
                          const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   if (!mx_covers(p, elem)) return false;
-  if (fused_takes(p)) {
+  const bool fused = fused_takes(p);
+  if (fused) {
     detail::mx_rows_simd(
         fused_isa(), kern(p, elem), static_cast<size_t>(p.block),
         static_cast<size_t>(rows), static_cast<size_t>(cols), x, scales, codes);
   } else {
     rows_impl(make_ctx(p, elem), rows, cols, x, scales, codes);
   }
+  if (fused) return true;  // the kernels ran the steps below (MxKern)
   zero_step_rows(zero_step(p, elem), static_cast<size_t>(p.block),
                  static_cast<size_t>(rows), static_cast<size_t>(cols), x,
                  scales, codes);
+  half_up_rows(p, elem, static_cast<size_t>(p.block), static_cast<size_t>(rows),
+               static_cast<size_t>(cols), x, scales, codes);
   return true;
 }
 
@@ -514,9 +606,12 @@ bool mx_quantize_colwise(const MxProfile& p, Fmt elem, int rows, int cols,
                          const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   if (!mx_covers(p, elem)) return false;
   colwise_kernels(p, elem, rows, cols, x, scales, codes);
+  if (fused_takes(p)) return true;  // the kernels ran the steps (MxKern)
   zero_step_cols(zero_step(p, elem), static_cast<size_t>(p.block),
                  static_cast<size_t>(rows), static_cast<size_t>(cols), x,
                  scales, codes);
+  half_up_cols(p, elem, static_cast<size_t>(p.block), static_cast<size_t>(rows),
+               static_cast<size_t>(cols), x, scales, codes);
   return true;
 }
 

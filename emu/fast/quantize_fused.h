@@ -71,7 +71,30 @@ struct MxKern {
   const SConst* sc;    // [256]
   uint8_t zero_byte;
   ElemK ek;
+  // The ties of the elements' rounding to nearest: kTiesEven, kTiesToZero
+  // (Round::kRNZ: the midpoint-comparison casts) or kTiesAway (kRNA).
+  uint8_t ties = 0;
+  // microxcaling's element rule (ApplyRule::kF32FloorHalfUp): zeros give
+  // +0 and elements below T (the element's least normal) take
+  // mx_encode_element (quantize_fast.cpp half_up_rows).
+  bool half_up = false;
+  // The element zero rules (quantize_fast.cpp ZeroStep), in registers: the
+  // code neg_zero_code becomes 0 (code_neg_zero), and inputs with |x| at
+  // most zero_below(s) give 0 (scaled_zero).
+  bool code_neg_zero = false, scaled_zero = false;
+  uint8_t neg_zero_code = 0;
 };
+
+// The largest |x| (f32 bits) with x * 2^(127 - s) rounding to zero in f32:
+// 2^(-150 - d), d = 127 - s (the tie rounds to the even zero); for d >= 0
+// only a zero (bits 0). s < 255.
+inline uint32_t zero_below(uint8_t s) {
+  const int k = int{s} - 277;
+  return k < -149   ? 0u
+         : k < -126 ? 1u << (k + 149)
+                    : static_cast<uint32_t>(k + 127) << 23;
+}
+constexpr uint8_t kTiesEven = 0, kTiesToZero = 1, kTiesAway = 2;
 
 // Whether isa's vectors (at most 16 lanes) divide 16.
 bool mx_fused_fits(Isa isa);

@@ -24,8 +24,50 @@ namespace mxc::fast::detail {
 namespace HWY_NAMESPACE {
 namespace {
 
-// One block after its amax: the scale byte, then the elements.
-template <int M>
+// A block's elements under scale byte s with the element rules of MxKern.
+template <int M, int Z>
+HWY_INLINE void RowBlockRules(const MxKern& k, size_t B, uint8_t s,
+                              const uint32_t* xb, uint8_t* cb) {
+  const SConst& c = k.sc[s];
+  const D16 d;
+  const size_t N = hn::Lanes(d);
+  const V16 tt = hn::Set(d, c.t), cc = hn::Set(d, c.c0), mm = hn::Set(d, c.max);
+  const V16 sign = hn::Set(d, k.ek.sign_bit);
+  // The element zero rules (quantize_fast.cpp ZeroStep): the -0 code
+  // becomes 0 (nz 0x100: no code), inputs below lim give 0. microxcaling's
+  // rule (quantize_fast.cpp half_up_rows): zeros give +0; elements with
+  // 0 < |x| < T (x / 2^X below the element's least normal) take
+  // mx_encode_element.
+  const V16 nz =
+      hn::Set(d, k.code_neg_zero ? uint32_t{k.neg_zero_code} : 0x100u);
+  const V16 lim = hn::Set(d, k.scaled_zero ? zero_below(s) + 1 : 0u);
+  const V16 abs = hn::Set(d, 0x7FFFFFFFu);
+  auto below = hn::Lt(tt, hn::Zero(d));  // all false
+  const bool half_up = k.half_up;        // a local: not reloaded after stores
+  for (size_t j = 0; j < B; j += N) {
+    const V16 x = hn::LoadU(d, xb + j);
+    const V16 a = hn::And(x, abs);
+    V16 e = Cvt<M, Z>(x, tt, cc, mm, sign);
+    e = hn::IfThenZeroElse(hn::Eq(e, nz), e);
+    e = hn::IfThenZeroElse(hn::Lt(a, lim), e);
+    if (half_up) {
+      const auto zero = hn::Eq(a, hn::Zero(d));
+      below = hn::Or(below, hn::AndNot(zero, hn::Lt(a, tt)));
+      e = hn::IfThenZeroElse(zero, e);
+    }
+    StoreBytes(e, cb + j);
+  }
+  if (!half_up || hn::AllFalse(d, below)) return;
+  for (size_t i = 0; i < B; ++i) {
+    const uint32_t a = xb[i] & 0x7FFFFFFFu;
+    if (a != 0 && a < c.t) cb[i] = mx_encode_element(*k.p, k.elem, s, xb[i]);
+  }
+}
+
+// One block after its amax: the scale byte, then the elements. R: the
+// profile has element rules (MxKern half_up, code_neg_zero, scaled_zero),
+// decided once per call so that the plain loop stays as it was.
+template <int M, int Z, bool R>
 HWY_INLINE void RowBlock(const MxKern& k, size_t B, uint32_t amax,
                          const uint32_t* xb, uint8_t* sb, uint8_t* cb) {
   if (amax >= 0x7F800000u) {
@@ -43,16 +85,27 @@ HWY_INLINE void RowBlock(const MxKern& k, size_t B, uint32_t amax,
   const size_t N = hn::Lanes(d);
   const V16 tt = hn::Set(d, c.t), cc = hn::Set(d, c.c0), mm = hn::Set(d, c.max);
   const V16 sign = hn::Set(d, k.ek.sign_bit);
-  for (size_t j = 0; j < B; j += N)
-    StoreBytes(Cvt<M>(hn::LoadU(d, xb + j), tt, cc, mm, sign), cb + j);
+  if constexpr (!R) {
+    for (size_t j = 0; j < B; j += N)
+      StoreBytes(Cvt<M, Z>(hn::LoadU(d, xb + j), tt, cc, mm, sign), cb + j);
+  } else {
+    RowBlockRules<M, Z>(k, B, s, xb, cb);
+  }
 }
 
-template <int M>
+template <int M, int Z>
 void RowsT(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
            uint8_t* scales, uint8_t* codes) {
+  if (k.half_up || k.code_neg_zero || k.scaled_zero) {
+    for (size_t b = 0; b < nb; ++b) {
+      const uint32_t* xb = x + b * B;
+      RowBlock<M, Z, true>(k, B, AbsMax(xb, B), xb, scales + b, codes + b * B);
+    }
+    return;
+  }
   for (size_t b = 0; b < nb; ++b) {
     const uint32_t* xb = x + b * B;
-    RowBlock<M>(k, B, AbsMax(xb, B), xb, scales + b, codes + b * B);
+    RowBlock<M, Z, false>(k, B, AbsMax(xb, B), xb, scales + b, codes + b * B);
   }
 }
 
@@ -85,7 +138,7 @@ constexpr size_t kWide = 256;  // columns per pass
 // elements apart, code rows cs bytes apart: the amax of every column (rows
 // read in order, contiguous), the constants per column, then the same rows
 // converted.
-template <int M>
+template <int M, int Z>
 void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
              const uint32_t* xr, uint8_t* sr, uint8_t* cr) {
   const D16 d;
@@ -106,20 +159,49 @@ void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
   }
   ColConsts(k, w, am, sr, tt, cc, mm, bad);
   const V16 sign = hn::Set(d, k.ek.sign_bit);
+  const V16 abs8 = hn::Set(d, 0x7FFFFFFFu);
+  // Locals (not reloaded through k after each byte store).
+  const bool half_up = k.half_up;
+  const bool rules = k.code_neg_zero || k.scaled_zero || half_up;
+  // As RowBlock: the zero rules with a limit per column (0 for the
+  // columns the reference rewrites), microxcaling's rule.
+  const V16 nz =
+      hn::Set(d, k.code_neg_zero ? uint32_t{k.neg_zero_code} : 0x100u);
+  HWY_ALIGN uint32_t zl[kWide];
+  for (size_t j = 0; j < w; ++j)
+    zl[j] = k.scaled_zero && bad[j] == 0 ? zero_below(sr[j]) + 1 : 0u;
   for (size_t i = 0; i < B; ++i) {
     const uint32_t* p = xr + i * xs;
     uint8_t* q = cr + i * cs;
-    for (size_t j = 0; j < w; j += N)
-      StoreBytes(Cvt<M>(hn::LoadU(d, p + j), hn::Load(d, tt + j),
-                        hn::Load(d, cc + j), hn::Load(d, mm + j), sign),
-                 q + j);
+    for (size_t j = 0; j < w; j += N) {
+      const V16 x = hn::LoadU(d, p + j);
+      const V16 t = hn::Load(d, tt + j);
+      V16 e = Cvt<M, Z>(x, t, hn::Load(d, cc + j), hn::Load(d, mm + j), sign);
+      bool fix = false;
+      if (rules) {
+        const V16 a = hn::And(x, abs8);
+        e = hn::IfThenZeroElse(hn::Eq(e, nz), e);
+        e = hn::IfThenZeroElse(hn::Lt(a, hn::Load(d, zl + j)), e);
+        if (half_up) {
+          const auto zero = hn::Eq(a, hn::Zero(d));
+          e = hn::IfThenZeroElse(zero, e);
+          fix = !hn::AllFalse(d, hn::AndNot(zero, hn::Lt(a, t)));
+        }
+      }
+      StoreBytes(e, q + j);
+      for (size_t l = 0; fix && l < N; ++l) {
+        const uint32_t v = p[j + l], al = v & 0x7FFFFFFFu;
+        if (al != 0 && al < tt[j + l] && bad[j + l] == 0)
+          q[j + l] = mx_encode_element(*k.p, k.elem, sr[j + l], v);
+      }
+    }
   }
   for (size_t j = 0; j < w; ++j) {
     if (bad[j] != 0) mx_block_ref(k, xr + j, xs, B, sr + j, cr + j, cs);
   }
 }
 
-template <int M>
+template <int M, int Z>
 void ColsT(const MxKern& k, size_t B, size_t rows, size_t cols,
            const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   const size_t N = hn::Lanes(D16());
@@ -133,13 +215,13 @@ void ColsT(const MxKern& k, size_t B, size_t rows, size_t cols,
     uint8_t* sr = scales + (r0 / B) * cols;
     for (size_t c0 = 0; c0 < whole; c0 += kWide) {
       const size_t w = std::min(kWide, whole - c0);
-      ColPass<M>(k, B, cols, cols, w, xr + c0, sr + c0, cr + c0);
+      ColPass<M, Z>(k, B, cols, cols, w, xr + c0, sr + c0, cr + c0);
     }
     if (tail == 0) continue;
     for (size_t i = 0; i < B; ++i)
       for (size_t j = 0; j < N; ++j)
         tx[i * N + j] = j < tail ? xr[i * cols + whole + j] : 0u;
-    ColPass<M>(k, B, N, N, N, tx.data(), ts.data(), tc.data());
+    ColPass<M, Z>(k, B, N, N, N, tx.data(), ts.data(), tc.data());
     for (size_t j = 0; j < tail; ++j) {
       sr[whole + j] = ts[j];
       for (size_t i = 0; i < B; ++i) cr[i * cols + whole + j] = tc[i * N + j];
@@ -149,29 +231,47 @@ void ColsT(const MxKern& k, size_t B, size_t rows, size_t cols,
 
 }  // namespace
 
+// Z: the ties of the rounding to nearest (quantize_fused.h MxKern::ties).
+template <int Z>
+void RowsM(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
+           uint8_t* scales, uint8_t* codes) {
+  switch (k.ek.m) {
+    case 1:
+      return RowsT<1, Z>(k, B, nb, x, scales, codes);
+    case 2:
+      return RowsT<2, Z>(k, B, nb, x, scales, codes);
+    default:
+      return RowsT<3, Z>(k, B, nb, x, scales, codes);
+  }
+}
+
+template <int Z>
+void ColsM(const MxKern& k, size_t B, size_t rows, size_t cols,
+           const uint32_t* x, uint8_t* scales, uint8_t* codes) {
+  switch (k.ek.m) {
+    case 1:
+      return ColsT<1, Z>(k, B, rows, cols, x, scales, codes);
+    case 2:
+      return ColsT<2, Z>(k, B, rows, cols, x, scales, codes);
+    default:
+      return ColsT<3, Z>(k, B, rows, cols, x, scales, codes);
+  }
+}
+
 void MxRows(const MxKern& k, size_t B, size_t rows, size_t cols,
             const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   const size_t nb = rows * (cols / B);  // rowwise blocks tile x in order
-  switch (k.ek.m) {
-    case 1:
-      return RowsT<1>(k, B, nb, x, scales, codes);
-    case 2:
-      return RowsT<2>(k, B, nb, x, scales, codes);
-    default:
-      return RowsT<3>(k, B, nb, x, scales, codes);
-  }
+  if (k.ties == kTiesToZero) return RowsM<1>(k, B, nb, x, scales, codes);
+  if (k.ties == kTiesAway) return RowsM<2>(k, B, nb, x, scales, codes);
+  RowsM<0>(k, B, nb, x, scales, codes);
 }
 
 void MxCols(const MxKern& k, size_t B, size_t rows, size_t cols,
             const uint32_t* x, uint8_t* scales, uint8_t* codes) {
-  switch (k.ek.m) {
-    case 1:
-      return ColsT<1>(k, B, rows, cols, x, scales, codes);
-    case 2:
-      return ColsT<2>(k, B, rows, cols, x, scales, codes);
-    default:
-      return ColsT<3>(k, B, rows, cols, x, scales, codes);
-  }
+  if (k.ties == kTiesToZero)
+    return ColsM<1>(k, B, rows, cols, x, scales, codes);
+  if (k.ties == kTiesAway) return ColsM<2>(k, B, rows, cols, x, scales, codes);
+  ColsM<0>(k, B, rows, cols, x, scales, codes);
 }
 
 bool MxFits() { return fits16(); }

@@ -33,7 +33,13 @@ inline bool fits16() { return 16 % hn::Lanes(D16()) == 0; }
 // eb = max(E(a), E(T)) - E(T) (in the exponent field), C = eb + C0,
 // sum = fl(a + C) (IEEE binary32 add, round to nearest even),
 // enc = bits(sum) - bits(C) + (eb >> (23 - M)), the sign or-ed in.
-template <int M>
+// kTies 1 (round to nearest, ties toward zero): an exact tie that the add
+// rounded up is one code too high; kTies 2 (ties away): one the add rounded
+// down is one code too low. The add's error fl(fl(sum - C) - a) is exact in
+// f32 (differences of values within a factor of two, Sterbenz) and equals
+// +-(the half quantum fl(C * 2^-24): a power of two, at least 2^-130,
+// exact) only at a tie, + when the add rounded it up.
+template <int M, int kTies = 0>
 HWY_INLINE V16 Cvt(V16 x, V16 t, V16 c0, V16 mx, V16 sign_bit) {
   const D16 d;
   const hn::RebindToFloat<D16> df;
@@ -43,7 +49,21 @@ HWY_INLINE V16 Cvt(V16 x, V16 t, V16 c0, V16 mx, V16 sign_bit) {
   const V16 c = hn::Add(eb, c0);
   const V16 sum =
       hn::BitCast(d, hn::Add(hn::BitCast(df, a), hn::BitCast(df, c)));
-  const V16 enc = hn::Add(hn::Sub(sum, c), hn::ShiftRight<23 - M>(eb));
+  V16 enc = hn::Add(hn::Sub(sum, c), hn::ShiftRight<23 - M>(eb));
+  if constexpr (kTies != 0) {
+    const auto cf = hn::BitCast(df, c);
+    const auto err =
+        hn::Sub(hn::Sub(hn::BitCast(df, sum), cf), hn::BitCast(df, a));
+    auto hq = hn::Mul(cf, hn::Set(df, 5.9604644775390625e-8f));  // 2^-24
+    if constexpr (kTies == 1) {
+      enc = hn::Sub(enc, hn::IfThenElseZero(hn::RebindMask(d, hn::Eq(err, hq)),
+                                            hn::Set(d, 1u)));
+    } else {
+      hq = hn::Neg(hq);
+      enc = hn::Add(enc, hn::IfThenElseZero(hn::RebindMask(d, hn::Eq(err, hq)),
+                                            hn::Set(d, 1u)));
+    }
+  }
   const V16 neg = hn::BitCast(d, hn::BroadcastSignBit(hn::BitCast(di, x)));
   return hn::Or(enc, hn::And(neg, sign_bit));
 }
