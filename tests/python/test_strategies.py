@@ -37,7 +37,9 @@ def test_ocp_blocks_follow_the_spec(elem):
 @given(nvfp4_blocks())
 def test_nvfp4_blocks_dequantize_close(block):
     x, t = block
-    if not np.all(np.isfinite(x)) or t == 0:
+    # amax * 2^j may overflow to Inf (the vector generator draws it too):
+    # then S_enc is 0 and TE's rule gives no approximation to compare.
+    if not np.all(np.isfinite(x)) or t == 0 or not np.isfinite(t):
         return
     q = mx.quantize(x, "te-nvfp4", tensor_amax=t)
     y = mx.dequantize(q)
