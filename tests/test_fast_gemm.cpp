@@ -344,6 +344,54 @@ TEST_CASE("fast GEMM equals the reference composition on every model",
               pairs, test::isa_list().c_str());
 }
 
+// The CDNA1/2 f32 pairwise datapath where its flush to zero acts on the
+// products and partial sums (not only the inputs): bf16 operands near
+// 2^-63, so products and their sums fall around 2^-126 (the random
+// problems above rarely get there with every product tiny). The CDNA2 model
+// must differ from the same datapath without ftz on some elements, else the
+// case does not test the flush.
+TEST_CASE("fast GEMM: the f32 pairwise flush of tiny products and sums",
+          "[fast][mma][gemm]") {
+  SplitMix64 g(0x6E35);
+  for (const char* name : {"cdna2_mfma_bf16_f32", "cdna2_mfma_bf16_f32_legacy",
+                           "cdna1_mfma_bf16_f32"}) {
+    INFO(name);
+    const MmaModel& mdl = *find_mma_model(name);
+    MmaModel other = mdl;
+    other.fdpa.ftz = !mdl.fdpa.ftz;
+    GemmProblem p;
+    p.M = 9;
+    p.N = 21;
+    p.K = 4 * mdl.fdpa.L;
+    p.a_fmt = p.b_fmt = Fmt::kBF16;
+    // bf16 exponent fields 57..71 (2^-70 .. 2^-56), either sign.
+    const auto tiny = [&] {
+      const uint64_t r = g.next();
+      return ((r & 1) << 15) | ((57 + (r >> 8) % 15) << 7) | ((r >> 20) & 0x7F);
+    };
+    p.A.resize(size_t(p.M) * p.K);
+    p.B.resize(size_t(p.N) * p.K);
+    for (auto& v : p.A) v = tiny();
+    for (auto& v : p.B) v = tiny();
+    p.C.resize(size_t(p.M) * p.N);
+    for (auto& v : p.C) {
+      const uint64_t r = g.next();
+      v = r % 3 == 0 ? 0 : ((r >> 8) & 0x807FFFFFu);  // f32 subnormal or 0
+    }
+    REQUIRE(fast::gemm_covers(mdl, p));
+    const std::vector<uint64_t> ref = reference_gemm(mdl, p);
+    const std::vector<uint64_t> ref_other = reference_gemm(other, p);
+    CHECK(ref != ref_other);
+    for (fast::Isa isa : test::isas()) {
+      INFO(fast::isa_name(isa));
+      size_t fb = 1;
+      CHECK(fast::gemm_fast(mdl, p, isa, &fb) == ref);
+      CHECK(fb == 0);
+      CHECK(fast::gemm_fast(other, p, isa) == ref_other);
+    }
+  }
+}
+
 TEST_CASE("fast GEMM: coverage and the paths it leaves", "[fast][mma][gemm]") {
   SplitMix64 g(0x6E34);
   const MmaModel& m = *find_mma_model("sm100_tcgen05_f8f6f4_f32");
