@@ -239,6 +239,18 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p,
   const int32_t F = f.F;
   const int32_t c_zero_exp = opmin ? kOperandMinZero : f.e_zero;
   const uint32_t nan = static_cast<uint32_t>(canonical_nan(Fmt::kF32));
+  // Whether some product can reach 2^128: |x| < 2^(bit_width(sig) + exp -
+  // man), so |x y| < 2^(top_a + top_b) with top the largest such bound.
+  const auto top_of = [](const std::vector<Op>& v, int man) {
+    int32_t t = INT32_MIN / 4;
+    for (const Op& o : v)
+      if (o.sig != 0)
+        t = std::max(t,
+                     static_cast<int32_t>(std::bit_width(o.sig)) + o.exp - man);
+    return t;
+  };
+  const bool may_overflow =
+      top_of(a, desc(af).man_bits) + top_of(b, desc(bf).man_bits) > 128;
   uint64_t mag[128];
   int32_t exp[128];
   uint8_t neg[128];
@@ -280,7 +292,7 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p,
             // A finite product >= 2^128 is that Inf (MMA-Sim).
             const int32_t top =
                 static_cast<int32_t>(std::bit_width(mag[i])) - 1;
-            if (top + exp[i] - frac >= 128)
+            if (may_overflow && top + exp[i] - frac >= 128)
               (neg[i] != 0 ? neg_inf : pos_inf) = true;
           }
         }
