@@ -197,10 +197,15 @@ int64_t shift_floor(int64_t v, int32_t sh) {
   return v >> -sh;  // arithmetic: floor
 }
 
-// floor(mag * 2^sh) of a magnitude (sh < 0: truncation; 0 past 63 bits).
-int64_t aligned(uint64_t mag, int32_t sh) {
-  if (sh >= 0) return static_cast<int64_t>(mag << sh);
-  return -sh >= 64 ? 0 : static_cast<int64_t>(mag >> -sh);
+// +-floor(mag * 2^sh) of a magnitude below 2^48 with mag * 2^sh < 2^63
+// (sh < 0: truncation; 0 once past 48 bits). Branch-free: one of the two
+// shifts is 0; a right shift clamped to 63 leaves 0.
+int64_t aligned(uint64_t mag, int32_t sh, uint8_t neg) {
+  const int32_t l = std::min(std::max(sh, 0), 63);
+  const int32_t r = std::min(std::max(-sh, 0), 63);
+  const auto v = static_cast<int64_t>((mag << l) >> r);
+  const int64_t m = -static_cast<int64_t>(neg);  // 0 or all ones
+  return (v ^ m) - m;
 }
 
 void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p,
@@ -309,11 +314,8 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p,
           int32_t em = INT32_MIN;
           for (size_t i = j; i < L; i += split) em = std::max(em, exp[i]);
           int64_t s = 0;
-          for (size_t i = j; i < L; i += split) {
-            if (mag[i] == 0) continue;
-            const int64_t v = aligned(mag[i], (exp[i] - em) + F - frac);
-            s += neg[i] != 0 ? -v : v;
-          }
+          for (size_t i = j; i < L; i += split)
+            s += aligned(mag[i], (exp[i] - em) + F - frac, neg[i]);
           e_set[j] = em;
           s_set[j] = s;
           e = std::max(e, em);
