@@ -67,8 +67,24 @@ uint64_t element(SplitMix64& g, Fmt f, int style) {
       (d.specials == Specials::kNanAllOnes &&
        (v & ~d.sign_mask()) == (d.storage_mask() & ~d.sign_mask()));
   if (special_code && style != 4) v &= ~(uint64_t{1} << d.man_bits);
+  // FNUZ: the -0 code is the NaN (format.h); not outside style 4.
+  if (d.specials == Specials::kFnuz && v == d.sign_mask() && style != 4) v = 0;
   if (style == 4 && (r >> 56) % 64 == 0) v |= uint64_t{1} << d.bits;  // wide
   return v;
+}
+
+// The negative-zero code of an operand format (TF32: the f32 pattern);
+// FNUZ has none (its -0 code is the NaN): +0.
+uint64_t neg_zero_code(Fmt f) {
+  if (f == Fmt::kTF32) return 0x80000000u;
+  return desc(f).specials == Specials::kFnuz ? 0 : desc(f).sign_mask();
+}
+
+// x with its sign flipped (FNUZ: a zero stays +0, not the NaN code).
+uint64_t negated(Fmt f, uint64_t x) {
+  const uint64_t s = f == Fmt::kTF32 ? 0x80000000u : desc(f).sign_mask();
+  if (desc(f).specials == Specials::kFnuz && (x & ~s) == 0) return 0;
+  return x ^ s;
 }
 
 // An A/B operand code as models take it (TF32: the f32 pattern, low 13 bits
@@ -138,9 +154,7 @@ GemmProblem make_problem(const MmaModel& mdl, Fmt af, Fmt bf, int M, int N,
   if ((r >> 16) % 4 == 1) {  // cancellation pairs in k
     for (int n = 0; n < N; ++n) {
       for (int k = 1; k < K; k += 2) {
-        b[size_t(n) * K + k] =
-            b[size_t(n) * K + k - 1] ^
-            (bf == Fmt::kTF32 ? 0x80000000u : desc(bf).sign_mask());
+        b[size_t(n) * K + k] = negated(bf, b[size_t(n) * K + k - 1]);
       }
     }
     for (int m = 0; m < M; ++m)
@@ -150,19 +164,15 @@ GemmProblem make_problem(const MmaModel& mdl, Fmt af, Fmt bf, int M, int N,
   if ((r >> 20) % 4 == 1) {  // zero rows of A, random signs
     for (int m = 0; m < M; m += 2)
       for (int k = 0; k < K; ++k)
-        a[size_t(m) * K + k] =
-            (g.next() & 1)
-                ? (af == Fmt::kTF32 ? 0x80000000u : desc(af).sign_mask())
-                : 0;
+        a[size_t(m) * K + k] = (g.next() & 1) ? neg_zero_code(af) : 0;
   }
   // Sums of negative zeros only (ZeroSign::kIeee gives -0): rows of A all
   // -0, B without sign bits, C all -0 (below).
   const bool neg_zero_sums = (r >> 32) % 4 == 1;
-  const uint64_t a_sign = af == Fmt::kTF32 ? 0x80000000u : desc(af).sign_mask();
   const uint64_t b_sign = bf == Fmt::kTF32 ? 0x80000000u : desc(bf).sign_mask();
   if (neg_zero_sums) {
     for (int m = 1; m < M; m += 2)
-      for (int k = 0; k < K; ++k) a[size_t(m) * K + k] = a_sign;
+      for (int k = 0; k < K; ++k) a[size_t(m) * K + k] = neg_zero_code(af);
     for (auto& v : b) v &= ~b_sign;
   }
   const bool a_kmajor = lay == GemmLayout::kTN || lay == GemmLayout::kTT;
@@ -268,40 +278,7 @@ TEST_CASE("fast GEMM equals the reference composition on every model",
                              GemmLayout::kTT};
   const int max_chunks = test::level() <= 0 ? 3 : 5;
   size_t all_elems = 0, all_slow = 0, finite_slow = 0, pairs = 0;
-  // A ratchet until the AMD CDNA datapaths have their fast steps: these
-  // models (and only these) take the reference, for the reason given; a
-  // listed model the fast GEMM now covers fails too (delete its line).
-  struct NotYet {
-    const char* model;
-    const char* why;
-  };
-  constexpr NotYet kNotYet[] = {
-      {"cdna1_mfma_f16_f32", "f32 pairwise datapath"},
-      {"cdna1_mfma_bf16_f32", "f32 pairwise datapath"},
-      {"cdna2_mfma_f16_f32", "f32 pairwise datapath, flush to zero"},
-      {"cdna2_mfma_bf16_f32", "f32 pairwise datapath, flush to zero"},
-      {"cdna2_mfma_bf16_f32_legacy", "f32 pairwise datapath, flush to zero"},
-      {"cdna3_mfma_f16_f32", "two-stage round-down datapath"},
-      {"cdna3_mfma_bf16_f32", "two-stage round-down datapath"},
-      {"cdna3_mfma_xf32_f32", "two-stage round-down datapath"},
-      {"cdna3_mfma_fp8_f32", "two-stage round-down datapath, split 2"},
-  };
-  for (const NotYet& n : kNotYet) {
-    INFO(n.model);
-    REQUIRE(find_mma_model(n.model) != nullptr);
-  }
   for (const MmaModel& model : mma_models()) {
-    bool listed = false;
-    for (const NotYet& n : kNotYet) listed |= model.name == n.model;
-    if (listed) {
-      INFO(model.name);
-      GemmProblem p;
-      p.M = p.N = 1;
-      p.K = std::max(model.fdpa.L, model.fdpa.k_block);
-      p.a_fmt = p.b_fmt = model.ab_formats[0];
-      CHECK_FALSE(fast::gemm_covers(model, p));
-      continue;
-    }
     // K a multiple of the instruction's k (and so of L).
     const int unit = std::max(model.fdpa.L, model.fdpa.k_block);
     for (ZeroExp ze : {ZeroExp::kFixed, ZeroExp::kOperandMin}) {
@@ -365,6 +342,54 @@ TEST_CASE("fast GEMM equals the reference composition on every model",
   CHECK(all_slow * 4 < all_elems);
   std::printf("fast GEMM: %zu model x format x zero-rule sets, checked on %s\n",
               pairs, test::isa_list().c_str());
+}
+
+// The CDNA1/2 f32 pairwise datapath where its flush to zero acts on the
+// products and partial sums (not only the inputs): bf16 operands near
+// 2^-63, so products and their sums fall around 2^-126 (the random
+// problems above rarely get there with every product tiny). The CDNA2 model
+// must differ from the same datapath without ftz on some elements, else the
+// case does not test the flush.
+TEST_CASE("fast GEMM: the f32 pairwise flush of tiny products and sums",
+          "[fast][mma][gemm]") {
+  SplitMix64 g(0x6E35);
+  for (const char* name : {"cdna2_mfma_bf16_f32", "cdna2_mfma_bf16_f32_legacy",
+                           "cdna1_mfma_bf16_f32"}) {
+    INFO(name);
+    const MmaModel& mdl = *find_mma_model(name);
+    MmaModel other = mdl;
+    other.fdpa.ftz = !mdl.fdpa.ftz;
+    GemmProblem p;
+    p.M = 9;
+    p.N = 21;
+    p.K = 4 * mdl.fdpa.L;
+    p.a_fmt = p.b_fmt = Fmt::kBF16;
+    // bf16 exponent fields 57..71 (2^-70 .. 2^-56), either sign.
+    const auto tiny = [&] {
+      const uint64_t r = g.next();
+      return ((r & 1) << 15) | ((57 + (r >> 8) % 15) << 7) | ((r >> 20) & 0x7F);
+    };
+    p.A.resize(size_t(p.M) * p.K);
+    p.B.resize(size_t(p.N) * p.K);
+    for (auto& v : p.A) v = tiny();
+    for (auto& v : p.B) v = tiny();
+    p.C.resize(size_t(p.M) * p.N);
+    for (auto& v : p.C) {
+      const uint64_t r = g.next();
+      v = r % 3 == 0 ? 0 : ((r >> 8) & 0x807FFFFFu);  // f32 subnormal or 0
+    }
+    REQUIRE(fast::gemm_covers(mdl, p));
+    const std::vector<uint64_t> ref = reference_gemm(mdl, p);
+    const std::vector<uint64_t> ref_other = reference_gemm(other, p);
+    CHECK(ref != ref_other);
+    for (fast::Isa isa : test::isas()) {
+      INFO(fast::isa_name(isa));
+      size_t fb = 1;
+      CHECK(fast::gemm_fast(mdl, p, isa, &fb) == ref);
+      CHECK(fb == 0);
+      CHECK(fast::gemm_fast(other, p, isa) == ref_other);
+    }
+  }
 }
 
 TEST_CASE("fast GEMM: coverage and the paths it leaves", "[fast][mma][gemm]") {

@@ -20,8 +20,10 @@
 #include <vector>
 
 #include "conformance/oracle/fdpa_oracle.h"
+#include "emu/fast/gemm_fast.h"
 #include "emu/format.h"
 #include "emu/mma/models.h"
+#include "test_isas.h"
 #include "test_level.h"
 
 using namespace mxc;
@@ -197,6 +199,49 @@ TEST_CASE("MMA-Sim AMD rows replay through every AMD model and the reference",
   }
   CHECK(total >= 120000);
   CHECK(oracle_rows >= 12 * oracle_limit());
+}
+
+// Every row through fast::gemm_fast as a 1x1xK GEMM on every ISA (the
+// scalar kernels of gemm_amd.cpp; a row with a NaN/Inf operand takes the
+// reference, counted): 0 mismatches against MMA-Sim.
+TEST_CASE("MMA-Sim AMD rows replay through the fast GEMM on every ISA",
+          "[mma][mmasim][gemm]") {
+  const auto files = read_rows();
+  REQUIRE(files.size() >= 12);
+  for (const RowFile& f : files) {
+    INFO(f.name);
+    const MmaModel* m = find_mma_model(f.hdr.at("model"));
+    REQUIRE(m != nullptr);
+    const Fmt af = fmt_of(f.hdr.at("a-fmt")), bf = fmt_of(f.hdr.at("b-fmt"));
+    const int K = std::stoi(f.hdr.at("k"));
+    size_t bad = 0, slow = 0;
+    for (const Row& r : f.rows) {
+      GemmProblem p;
+      p.M = p.N = 1;
+      p.K = K;
+      p.layout = GemmLayout::kTN;
+      p.a_fmt = af;
+      p.b_fmt = bf;
+      p.A = r.a;
+      p.B = r.b;
+      p.C = {r.c};
+      REQUIRE(fast::gemm_covers(*m, p));
+      for (fast::Isa isa : test::isas()) {
+        size_t fb = 0;
+        const uint64_t d = fast::gemm_fast(*m, p, isa, &fb)[0];
+        if (isa == fast::Isa::kScalar) slow += fb;
+        if (!same(d, r.d) && ++bad <= 3)
+          UNSCOPED_INFO(fmt::format("isa {}: fast {:08X}, MMA-Sim {:08X}",
+                                    fast::isa_name(isa), d, r.d));
+      }
+    }
+    fmt::print(
+        "mmasim-amd {} through gemm_fast ({}): {} rows, {} through "
+        "the reference, {} mismatches\n",
+        f.name, test::isa_list(), f.rows.size(), slow, bad);
+    CHECK(bad == 0);
+    CHECK(slow < f.rows.size());
+  }
 }
 
 TEST_CASE("MMA-Sim AMD rows separate every structural parameter",

@@ -30,6 +30,7 @@ fdpa_oracle::Params oracle_params(const MmaModel& m) {
   p.e_zero = m.fdpa.e_zero;
   p.rho = m.fdpa.rho == AccRound::kRzE8M13  ? fdpa_oracle::Rho::RzE8M13
           : m.fdpa.rho == AccRound::kRneF16 ? fdpa_oracle::Rho::RneF16
+          : m.fdpa.rho == AccRound::kRneF32 ? fdpa_oracle::Rho::RneF32
                                             : fdpa_oracle::Rho::RzF32;
   p.zero_exp = m.fdpa.zero_exp == ZeroExp::kOperandMin
                    ? fdpa_oracle::Params::ZeroExp::OperandMin
@@ -41,6 +42,14 @@ fdpa_oracle::Params oracle_params(const MmaModel& m) {
   p.k_period = m.fdpa.k_period;
   p.k_run = m.fdpa.k_run;
   p.c_outside = m.fdpa.c_outside;
+  // The AMD datapaths (fdpa.h Datapath, split, ftz).
+  p.datapath = m.fdpa.datapath == Datapath::kTwoStageRd
+                   ? fdpa_oracle::Params::Datapath::TwoStageRd
+               : m.fdpa.datapath == Datapath::kF32Pairwise
+                   ? fdpa_oracle::Params::Datapath::F32Pairwise
+                   : fdpa_oracle::Params::Datapath::Fdpa;
+  p.split = m.fdpa.split;
+  p.ftz = m.fdpa.ftz;
   return p;
 }
 

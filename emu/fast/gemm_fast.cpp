@@ -610,12 +610,11 @@ bool gemm_covers(const MmaModel& m, const GemmProblem& p) {
   if (p.split_k != 1) return false;
   if (m.c_fmt != Fmt::kF32 && m.c_fmt != Fmt::kF16) return false;
   const FdpaParams& f = m.fdpa;
-  // The AMD datapaths (two-stage, f32 pairwise, split, flush to zero) and
-  // their RNE-FP32 rounding: not in the fast GEMM yet (the coverage test
-  // lists these models with this reason).
-  if (f.datapath != Datapath::kFdpa || f.rho == AccRound::kRneF32 ||
-      f.split != 1 || f.ftz)
-    return false;
+  // The AMD datapaths (two-stage, f32 pairwise): gemm_amd.cpp.
+  if (f.datapath != Datapath::kFdpa) return gemm_detail::amd_covers(m, p);
+  // split and ftz belong to the AMD datapaths (fdpa.cpp check_chain); the
+  // FDPA kernels here round with RZ-F32, RZ-E8M13 or RNE-F16 only.
+  if (f.rho == AccRound::kRneF32 || f.split != 1 || f.ftz) return false;
   if (f.L <= 0 || f.L > 128 || f.F < 0) return false;
   if (p.M <= 0 || p.N <= 0 || p.K <= 0 || p.K % f.L != 0) return false;
   if (f.k_block > 0) {
@@ -676,6 +675,24 @@ bool gemm_covers(const MmaModel& m, const GemmProblem& p) {
 
 std::vector<uint64_t> gemm_fast(const MmaModel& mdl, const GemmProblem& p,
                                 Isa isa, size_t* fallbacks) {
+  if (mdl.fdpa.datapath != Datapath::kFdpa) {
+    // The AMD datapaths: scalar kernels on every ISA (gemm_amd.cpp says
+    // why); a chain with a NaN/Inf or over-wide operand goes to mma_dot.
+    const size_t M = static_cast<size_t>(p.M), N = static_cast<size_t>(p.N);
+    std::vector<uint64_t> D(M * N);
+    std::vector<uint8_t> bad(M * N, 0);
+    gemm_detail::gemm_amd(mdl, p, D, bad);
+    size_t slow = 0;
+    for (size_t n = 0; n < N; ++n) {
+      for (size_t m = 0; m < M; ++m) {
+        if (bad[n * M + m] == 0) continue;
+        D[n * M + m] = reference_element(mdl, p, m, n);
+        ++slow;
+      }
+    }
+    if (fallbacks != nullptr) *fallbacks = slow;
+    return D;
+  }
   const GemmPlan pl = make_gemm_plan(mdl, p);
   const bool simd = isa != Isa::kScalar && isa_supported(isa) &&
                     gemm_detail::simd_fits(isa) && !pl.wide;

@@ -14,9 +14,13 @@
 // (detail::finish_sum), C outside by an IEEE RNE add in c_fmt. Only an
 // element whose chain meets a NaN or Inf operand or scale, or a code wider
 // than its format, goes to mma_dot (the reference composition); NaN/Inf
-// addends (overflow mid-chain) stay here. Bit-identical to
-// fdpa_chain_reference per element (tests/test_fast_gemm.cpp) and to the
-// km-hardware GPU captures (tests/test_km_hardware.cpp).
+// addends (overflow mid-chain) stay here. The AMD CDNA datapaths
+// (Datapath::kF32Pairwise with ftz, kTwoStageRd with split) run exact
+// scalar kernels on the same decoded-once operands on every ISA
+// (emu/fast/gemm_amd.cpp says why scalar). Bit-identical to
+// fdpa_chain_reference per element (tests/test_fast_gemm.cpp), to the
+// km-hardware GPU captures (tests/test_km_hardware.cpp) and to the MMA-Sim
+// AMD rows (tests/test_mmasim_amd.cpp).
 #pragma once
 
 #include <cstdint>
@@ -33,7 +37,8 @@ namespace mxc::fast {
 // (the int64 kernel's bound; every table model also fits the int32 SIMD
 // lanes), GST-FDPA on the 8-bit-or-narrower formats where its int16/int32
 // group sums provably fit. Every model in mma_models() is covered
-// (tests/test_fast_gemm.cpp walks them).
+// (tests/test_fast_gemm.cpp walks them); the AMD datapaths with unscaled
+// operands, f32 C/D and one chain (fdpa.cpp check_chain).
 bool gemm_covers(const MmaModel& m, const GemmProblem& p);
 
 // The best ISA gemm_fast has here: the best ISA allowed (emu/fast/isa.h)

@@ -31,6 +31,7 @@
 #include "emu/fast/isa.h"
 #include "emu/format.h"
 #include "emu/mma/fdpa.h"
+#include "emu/mma/gemm.h"
 #include "emu/mma/models.h"
 
 namespace mxc::fast::gemm_detail {
@@ -115,5 +116,14 @@ uint32_t zero_sum(const GemmPlan& p, size_t m, size_t nb, int lane, size_t j,
 // plus C, one IEEE round-to-nearest-even add in c_fmt (canonical NaN), then
 // the zero-sign rule.
 uint32_t add_outside(const GemmPlan& p, uint32_t s, uint32_t c);
+
+// The AMD CDNA datapaths (Datapath::kF32Pairwise, kTwoStageRd;
+// gemm_amd.cpp): whether gemm_amd takes the problem, and D (column-major,
+// as gemm()) with bad[n * M + m] set for the elements whose chain meets a
+// NaN/Inf or over-wide operand or C code (the caller takes them to the
+// reference; D there is unset).
+bool amd_covers(const MmaModel& m, const GemmProblem& p);
+void gemm_amd(const MmaModel& m, const GemmProblem& p, std::vector<uint64_t>& D,
+              std::vector<uint8_t>& bad);
 
 }  // namespace mxc::fast::gemm_detail

@@ -1,0 +1,392 @@
+// The AMD CDNA MFMA datapaths of the fast GEMM (emu/fast/gemm_fast.h):
+// Datapath::kF32Pairwise (CDNA1/2) and Datapath::kTwoStageRd (CDNA3), the
+// step-for-step restatement of the reference emu/mma/fdpa.cpp
+// pairwise_one / two_stage_one on operands decoded once per row of A and
+// column of B.
+//
+// Scalar kernels on every ISA, by design:
+//  * kF32Pairwise is a chain of IEEE binary32 RNE multiplies and adds; the
+//    host's float arithmetic is exactly that (-ffp-contract=off in
+//    CMakeLists.txt, no FTZ/DAZ), so the kernel is a handful of float ops
+//    per product. A SIMD version would need the same float ops lane by lane
+//    plus the ftz masks: no exactness gain, little speed gain at L = 2..4.
+//  * kTwoStageRd has per-set e_max, floor shifts of signed sums and a
+//    second alignment on max(e, e_C) per chunk: int64 per lane, data-
+//    dependent variable shifts; the int32 lanes of gemm_hwy.cpp do not hold
+//    its terms (F = 24 plus the 7 extra bits of the 31-bit stage).
+// Both are O(M N K) integer/float work on decoded arrays, against the
+// reference's per-element unpack, i128 and round_pack.
+#include <algorithm>
+#include <bit>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "emu/convert.h"
+#include "emu/fast/fdpa_decode.h"
+#include "emu/fast/gemm_fast_impl.h"
+#include "emu/format.h"
+#include "emu/unpack.h"
+
+namespace mxc::fast::gemm_detail {
+namespace {
+
+// fdpa.cpp kOperandMinZeroExp (MMA-Sim HEAD extract_significand_exponent).
+constexpr int32_t kOperandMinZero = -126;
+constexpr uint32_t kF32Exp = 0x7F800000u;
+constexpr uint32_t kF32Sign = 0x80000000u;
+constexpr uint32_t kF32Abs = 0x7FFFFFFFu;
+
+struct Layout {
+  const GemmProblem& p;
+  bool a_kmajor, b_kmajor;
+  explicit Layout(const GemmProblem& q)
+      : p(q),
+        a_kmajor(q.layout == GemmLayout::kTN || q.layout == GemmLayout::kTT),
+        b_kmajor(q.layout == GemmLayout::kTN || q.layout == GemmLayout::kNN) {}
+  uint64_t a(size_t m, size_t k) const {
+    return a_kmajor ? p.A[m * p.K + k] : p.A[k * p.M + m];
+  }
+  uint64_t b(size_t k, size_t n) const {
+    return b_kmajor ? p.B[n * p.K + k] : p.B[k * p.N + n];
+  }
+};
+
+// An operand code as the reference reads it (mma_dot converts to
+// emulate_as first); `bad`: NaN, Inf or a code wider than its format (the
+// reference takes the element).
+struct Code {
+  bool bad;
+  Fmt f;
+  uint64_t bits;
+};
+
+Code read_code(Fmt f, Fmt emulate_as, uint64_t code) {
+  const uint64_t wide =
+      f == Fmt::kTF32 ? ~uint64_t{0xFFFFFFFF} : ~desc(f).storage_mask();
+  if ((code & wide) != 0) return Code{true, f, 0};
+  if (emulate_as != Fmt::kF64) {
+    code = convert(f, emulate_as, code);
+    f = emulate_as;
+  }
+  return Code{false, f, code};
+}
+
+// ---- kF32Pairwise --------------------------------------------------------
+
+float as_float(uint32_t u) { return std::bit_cast<float>(u); }
+uint32_t as_bits(float x) { return std::bit_cast<uint32_t>(x); }
+
+// fdpa.cpp flush_keep_sign: under ftz an f32 with a zero exponent field
+// becomes a zero of its sign.
+uint32_t flush(bool ftz, uint32_t x) {
+  return ftz && (x & kF32Exp) == 0 ? (x & kF32Sign) : x;
+}
+
+// fdpa.cpp pairwise_operand: the element as f32 (exact); under ftz a
+// subnormal of its own format is +0.
+uint32_t pairwise_operand(bool ftz, const Code& c, bool& bad) {
+  const Unpacked u = unpack(c.f, c.bits);
+  bad = u.cls == Class::kNaN || u.cls == Class::kInf;
+  if (ftz && u.cls == Class::kSubnormal) return 0;
+  return static_cast<uint32_t>(
+      c.f == Fmt::kTF32 ? c.bits : convert(c.f, Fmt::kF32, c.bits));
+}
+
+// fdpa.cpp pairwise_tree over products already formed (and flushed): the
+// halves n / 2 and n - n / 2, each sum an RNE f32 add, flushed.
+uint32_t tree(const uint32_t* prod, size_t n, bool ftz) {
+  if (n == 1) return prod[0];
+  const size_t h = n / 2;
+  const float s =
+      as_float(tree(prod, h, ftz)) + as_float(tree(prod + h, n - h, ftz));
+  return flush(ftz, as_bits(s));
+}
+
+void gemm_pairwise(const MmaModel& mdl, const GemmProblem& p,
+                   std::vector<uint64_t>& D, std::vector<uint8_t>& bad) {
+  const FdpaParams& f = mdl.fdpa;
+  const bool ftz = f.ftz;
+  const size_t M = static_cast<size_t>(p.M), N = static_cast<size_t>(p.N);
+  const size_t K = static_cast<size_t>(p.K), L = static_cast<size_t>(f.L);
+  const Layout lay(p);
+  // A row-major, B column-major, both as f32 bits; a chain with a NaN/Inf
+  // or over-wide operand is the reference's.
+  std::vector<uint32_t> a(M * K), b(N * K);
+  std::vector<uint8_t> a_bad(M, 0), b_bad(N, 0);
+  for (size_t m = 0; m < M; ++m) {
+    for (size_t k = 0; k < K; ++k) {
+      const Code c = read_code(p.a_fmt, mdl.emulate_as, lay.a(m, k));
+      bool x_bad = c.bad;
+      if (!c.bad) a[m * K + k] = pairwise_operand(ftz, c, x_bad);
+      a_bad[m] |= x_bad ? 1 : 0;
+    }
+  }
+  for (size_t n = 0; n < N; ++n) {
+    for (size_t k = 0; k < K; ++k) {
+      const Code c = read_code(p.b_fmt, mdl.emulate_as, lay.b(k, n));
+      bool x_bad = c.bad;
+      if (!c.bad) b[n * K + k] = pairwise_operand(ftz, c, x_bad);
+      b_bad[n] |= x_bad ? 1 : 0;
+    }
+  }
+  const uint32_t nan = static_cast<uint32_t>(canonical_nan(Fmt::kF32));
+  std::vector<uint32_t> prod(L);
+  for (size_t n = 0; n < N; ++n) {
+    for (size_t m = 0; m < M; ++m) {
+      const uint64_t c0 = p.C[n * M + m];
+      if (a_bad[m] != 0 || b_bad[n] != 0 || (c0 >> 32) != 0) {
+        bad[n * M + m] = 1;
+        continue;
+      }
+      auto c = static_cast<uint32_t>(c0);
+      const uint32_t* ar = &a[m * K];
+      const uint32_t* bc = &b[n * K];
+      for (size_t k0 = 0; k0 < K; k0 += L) {
+        for (size_t i = 0; i < L; ++i) {
+          const uint32_t x = ar[k0 + i], y = bc[k0 + i];
+          uint32_t s = as_bits(as_float(x) * as_float(y));
+          // fmaf(a, b, +0): an exact zero product is +0 (an underflowed one
+          // keeps its sign).
+          if ((x & kF32Abs) == 0 || (y & kF32Abs) == 0) s = 0;
+          prod[i] = flush(ftz, s);
+        }
+        const uint32_t g = tree(prod.data(), L, ftz);
+        // fdpa.cpp pairwise_one: C with a zero exponent field is +0 under
+        // ftz, then one RNE f32 add, flushed; a NaN is the canonical NaN.
+        if (ftz && (c & kF32Exp) == 0) c = 0;
+        const float d = as_float(c) + as_float(g);
+        c = std::isnan(d) ? nan : flush(ftz, as_bits(d));
+      }
+      D[n * M + m] = c;
+    }
+  }
+}
+
+// ---- kTwoStageRd ---------------------------------------------------------
+
+// An operand as fdpa.cpp read() sees it: |v| = sig * 2^(exp - frac), exp
+// the format's emin for subnormals; a zero's exponent per the zero rule.
+struct Op {
+  uint32_t sig;
+  int32_t exp;
+  uint8_t neg;
+};
+
+Op two_stage_operand(const Code& c, bool opmin, bool& bad) {
+  Fmt f = c.f;
+  uint64_t bits = c.bits;
+  if (f == Fmt::kTF32) bits >>= 13;  // fdpa.cpp read(): kTf32LowBits
+  const FormatDesc& d = desc(f);
+  const Unpacked u = unpack(f, bits);
+  bad = u.cls == Class::kNaN || u.cls == Class::kInf;
+  Op o{0, d.emin(), static_cast<uint8_t>(u.sign ? 1 : 0)};
+  if (u.cls == Class::kNormal || u.cls == Class::kSubnormal) {
+    o.sig = static_cast<uint32_t>(u.sig);
+    o.exp = u.exp + d.man_bits;
+  }
+  if (o.sig == 0 && opmin) o.exp = kOperandMinZero;
+  return o;
+}
+
+// fdpa.cpp shift_floor in int64: v * 2^sh rounded toward -Inf.
+int64_t shift_floor(int64_t v, int32_t sh) {
+  if (sh >= 0) return v * (int64_t{1} << sh);
+  if (-sh >= 63) return v < 0 ? -1 : 0;
+  return v >> -sh;  // arithmetic: floor
+}
+
+// +-floor(mag * 2^sh) of a magnitude below 2^48 with mag * 2^sh < 2^63
+// (sh < 0: truncation; 0 once past 48 bits). Branch-free: one of the two
+// shifts is 0; a right shift clamped to 63 leaves 0.
+int64_t aligned(uint64_t mag, int32_t sh, uint8_t neg) {
+  const int32_t l = std::min(std::max(sh, 0), 63);
+  const int32_t r = std::min(std::max(-sh, 0), 63);
+  const auto v = static_cast<int64_t>((mag << l) >> r);
+  const int64_t m = -static_cast<int64_t>(neg);  // 0 or all ones
+  return (v ^ m) - m;
+}
+
+void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p,
+                    std::vector<uint64_t>& D, std::vector<uint8_t>& bad) {
+  const FdpaParams& f = mdl.fdpa;
+  const bool opmin = f.zero_exp == ZeroExp::kOperandMin;
+  const bool ieee_zero = f.zero_sign == ZeroSign::kIeee;
+  const size_t M = static_cast<size_t>(p.M), N = static_cast<size_t>(p.N);
+  const size_t K = static_cast<size_t>(p.K), L = static_cast<size_t>(f.L);
+  const size_t split = static_cast<size_t>(f.split);
+  const Layout lay(p);
+  std::vector<Op> a(M * K), b(N * K);
+  std::vector<uint8_t> a_bad(M, 0), b_bad(N, 0);
+  Fmt af = p.a_fmt, bf = p.b_fmt;
+  for (size_t m = 0; m < M; ++m) {
+    for (size_t k = 0; k < K; ++k) {
+      const Code c = read_code(p.a_fmt, mdl.emulate_as, lay.a(m, k));
+      af = c.bad ? af : c.f;
+      bool x_bad = c.bad;
+      if (!c.bad) a[m * K + k] = two_stage_operand(c, opmin, x_bad);
+      a_bad[m] |= x_bad ? 1 : 0;
+    }
+  }
+  for (size_t n = 0; n < N; ++n) {
+    for (size_t k = 0; k < K; ++k) {
+      const Code c = read_code(p.b_fmt, mdl.emulate_as, lay.b(k, n));
+      bf = c.bad ? bf : c.f;
+      bool x_bad = c.bad;
+      if (!c.bad) b[n * K + k] = two_stage_operand(c, opmin, x_bad);
+      b_bad[n] |= x_bad ? 1 : 0;
+    }
+  }
+  if (mdl.emulate_as != Fmt::kF64) af = bf = mdl.emulate_as;
+  // The products' fraction bits (read(): the format's; TF32 10).
+  const int32_t frac = desc(af).man_bits + desc(bf).man_bits;
+  const int32_t F = f.F;
+  const int32_t c_zero_exp = opmin ? kOperandMinZero : f.e_zero;
+  const uint32_t nan = static_cast<uint32_t>(canonical_nan(Fmt::kF32));
+  // Whether some product can reach 2^128: |x| < 2^(bit_width(sig) + exp -
+  // man), so |x y| < 2^(top_a + top_b) with top the largest such bound.
+  const auto top_of = [](const std::vector<Op>& v, int man) {
+    int32_t t = INT32_MIN / 4;
+    for (const Op& o : v)
+      if (o.sig != 0)
+        t = std::max(t,
+                     static_cast<int32_t>(std::bit_width(o.sig)) + o.exp - man);
+    return t;
+  };
+  const bool may_overflow =
+      top_of(a, desc(af).man_bits) + top_of(b, desc(bf).man_bits) > 128;
+  uint64_t mag[128];
+  int32_t exp[128];
+  uint8_t neg[128];
+  for (size_t n = 0; n < N; ++n) {
+    for (size_t m = 0; m < M; ++m) {
+      const uint64_t c0 = p.C[n * M + m];
+      if (a_bad[m] != 0 || b_bad[n] != 0 || (c0 >> 32) != 0) {
+        bad[n * M + m] = 1;
+        continue;
+      }
+      auto c = static_cast<uint32_t>(c0);
+      const Op* ar = &a[m * K];
+      const Op* bc = &b[n * K];
+      for (size_t k0 = 0; k0 < K; k0 += L) {
+        // The addend (f32): specials first (fdpa.cpp SpecialScan: the
+        // operands are finite here), a NaN canonical, an Inf kept.
+        const uint32_t ce = (c >> 23) & 0xFF;
+        if (ce == 0xFF) {
+          if ((c & 0x7FFFFF) != 0) c = nan;
+          continue;
+        }
+        const bool c_neg = (c & kF32Sign) != 0;
+        const int64_t c_sig =
+            ce != 0 ? ((c & 0x7FFFFF) | 0x800000) : (c & 0x7FFFFF);
+        const int32_t c_exp = ce != 0 ? static_cast<int32_t>(ce) - 127 : -126;
+        bool all_neg_zero = c_sig == 0 && c_neg;
+        bool pos_inf = false, neg_inf = false;
+        for (size_t i = 0; i < L; ++i) {
+          const Op& x = ar[k0 + i];
+          const Op& y = bc[k0 + i];
+          mag[i] = uint64_t{x.sig} * y.sig;
+          exp[i] = x.exp + y.exp;
+          neg[i] = x.neg ^ y.neg;
+          if (mag[i] == 0) {
+            all_neg_zero = all_neg_zero && neg[i] != 0;
+            if (!opmin) exp[i] = f.e_zero;
+          } else {
+            all_neg_zero = false;
+            // A finite product >= 2^128 is that Inf (MMA-Sim).
+            const int32_t top =
+                static_cast<int32_t>(std::bit_width(mag[i])) - 1;
+            if (may_overflow && top + exp[i] - frac >= 128)
+              (neg[i] != 0 ? neg_inf : pos_inf) = true;
+          }
+        }
+        if (pos_inf || neg_inf) {
+          c = pos_inf && neg_inf ? nan : pos_inf ? 0x7F800000u : 0xFF800000u;
+          continue;
+        }
+        // Stage 1: each interleaved set truncated to F bits below its own
+        // e_max, summed; the sets floored onto their joint e_max.
+        int32_t e_set[128];
+        int64_t s_set[128];
+        int32_t e = INT32_MIN;
+        for (size_t j = 0; j < split; ++j) {
+          int32_t em = INT32_MIN;
+          for (size_t i = j; i < L; i += split) em = std::max(em, exp[i]);
+          int64_t s = 0;
+          for (size_t i = j; i < L; i += split)
+            s += aligned(mag[i], (exp[i] - em) + F - frac, neg[i]);
+          e_set[j] = em;
+          s_set[j] = s;
+          e = std::max(e, em);
+        }
+        int64_t S = 0;
+        for (size_t j = 0; j < split; ++j)
+          S += shift_floor(s_set[j], e_set[j] - e);
+        // Stage 2: on M = max(e, e_C), the sum floored to 31 bits, C to F.
+        const int32_t ec = c_sig != 0 ? c_exp : c_zero_exp;
+        const int32_t Mx = std::max(e, ec);
+        const int64_t P = shift_floor(S, (e - F) - (Mx - kTwoStageSumBits));
+        int64_t Cv = 0;
+        if (c_sig != 0 && !(split > 1 && ec < Mx - (F + 1)))
+          Cv = shift_floor(c_neg ? -c_sig : c_sig, (c_exp - 23) - (Mx - F));
+        const int64_t V = P + Cv * (int64_t{1} << (kTwoStageSumBits - F));
+        if (V == 0) {
+          c = all_neg_zero && ieee_zero ? kF32Sign : 0;
+          continue;
+        }
+        const bool vneg = V < 0;
+        c = static_cast<uint32_t>(
+            detail::finish_sum(f.rho, vneg, Mx - kTwoStageSumBits,
+                               static_cast<uint64_t>(vneg ? -V : V)));
+        if (!ieee_zero && (c & kF32Abs) == 0) c = 0;
+      }
+      D[n * M + m] = c;
+    }
+  }
+}
+
+}  // namespace
+
+bool amd_covers(const MmaModel& m, const GemmProblem& p) {
+  const FdpaParams& f = m.fdpa;
+  // fdpa.cpp check_chain: unscaled products, f32 C/D, one chain.
+  if (p.split_k != 1 || m.c_fmt != Fmt::kF32 || f.rho != AccRound::kRneF32 ||
+      m.scales != ScaleKind::kNone || f.G != 0 || f.k_block != 0 ||
+      f.k_period != 0 || f.c_outside)
+    return false;
+  if (f.L <= 0 || f.L > 128 || f.split < 1 || f.L % f.split != 0) return false;
+  if (p.M <= 0 || p.N <= 0 || p.K <= 0 || p.K % f.L != 0) return false;
+  const Fmt af = m.emulate_as == Fmt::kF64 ? p.a_fmt : m.emulate_as;
+  const Fmt bf = m.emulate_as == Fmt::kF64 ? p.b_fmt : m.emulate_as;
+  const FormatDesc& da = desc(af);
+  const FormatDesc& db = desc(bf);
+  if (da.exp_bits == 0 || db.exp_bits == 0) return false;
+  if (f.datapath == Datapath::kF32Pairwise) {
+    // Every operand exactly an f32 (TF32 codes are f32 patterns).
+    if (f.split != 1) return false;
+    const auto in_f32 = [](Fmt x, const FormatDesc& d) {
+      return x == Fmt::kTF32 || (d.man_bits <= 23 && d.emax() <= 127 &&
+                                 d.emin() - d.man_bits >= -149);
+    };
+    return in_f32(af, da) && in_f32(bf, db);
+  }
+  if (f.datapath == Datapath::kTwoStageRd) {
+    // Significands in uint32, products in uint64; every aligned term below
+    // 2^(F + 2), L of them and the 31-bit stage in int64.
+    return !f.ftz && f.F >= 0 && f.F <= kTwoStageSumBits && da.man_bits <= 23 &&
+           db.man_bits <= 23;
+  }
+  return false;
+}
+
+void gemm_amd(const MmaModel& m, const GemmProblem& p, std::vector<uint64_t>& D,
+              std::vector<uint8_t>& bad) {
+  if (m.fdpa.datapath == Datapath::kF32Pairwise) {
+    gemm_pairwise(m, p, D, bad);
+  } else {
+    gemm_two_stage(m, p, D, bad);
+  }
+}
+
+}  // namespace mxc::fast::gemm_detail
