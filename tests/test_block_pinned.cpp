@@ -780,3 +780,20 @@ TEST_CASE("TE NVFP4 4over6 variants: MSE error, E4M3 bound 448",
   CHECK(int{c.codes[0]} == 0x6);
   CHECK(int{nvfp4_quantize_block(mae, f(1536.0f), fours).scale} == 0x38);
 }
+
+// tensor_amax (the NVFP4 tensor amax when none is given): max |x| by value,
+// -0 and +0 alike, Inf the largest, any NaN (either sign, any payload)
+// gives the canonical quiet NaN; an empty tensor +0.
+TEST_CASE("tensor_amax: max |x| with NaN and signed zeros", "[block][nvfp4]") {
+  using mxc::tensor_amax;
+  CHECK(tensor_amax({}) == 0u);
+  const std::vector<uint32_t> zeros = {0x80000000u, 0x00000000u};
+  CHECK(tensor_amax(zeros) == 0u);
+  // -3.5, 2.0, subnormal: 3.5
+  const std::vector<uint32_t> a = {0xC0600000u, 0x40000000u, 0x00000001u};
+  CHECK(tensor_amax(a) == 0x40600000u);
+  const std::vector<uint32_t> inf = {0x3F800000u, 0xFF800000u};
+  CHECK(tensor_amax(inf) == 0x7F800000u);
+  const std::vector<uint32_t> nan = {0x7F7FFFFFu, 0xFF800001u, 0x3F800000u};
+  CHECK(tensor_amax(nan) == 0x7FC00000u);
+}

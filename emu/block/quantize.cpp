@@ -287,6 +287,14 @@ std::vector<uint32_t> mx_dequantize_block(Fmt elem, const MxBlock& b) {
   return out;
 }
 
+uint32_t tensor_amax(std::span<const uint32_t> x) {
+  // Magnitudes as unsigned integers order like the values; a NaN's is above
+  // Inf's (0x7F800000), so the maximum is a NaN exactly when one is present.
+  uint32_t m = 0;
+  for (uint32_t v : x) m = std::max(m, v & 0x7FFFFFFFu);
+  return m > 0x7F800000u ? 0x7FC00000u : m;
+}
+
 uint32_t nvfp4_tensor_scale(uint32_t amax_tensor) {
   constexpr uint32_t k2688 = 0x45280000u;  // 448 * 6
   const uint32_t a = mag(amax_tensor);

@@ -37,6 +37,11 @@ struct Nvfp4Block {
   std::vector<uint8_t> codes;  // E2M1 encodings
 };
 
+// max |x| over a tensor of f32 bit patterns, as f32 bits (+0 for none); a
+// NaN element makes it the canonical quiet NaN 0x7FC00000. One branch-free
+// pass (the callers' NVFP4 tensor amax when none is given).
+uint32_t tensor_amax(std::span<const uint32_t> x);
+
 // Per-tensor encode scale S_enc = fl(448 * 6 / amax_tensor), with the TE
 // guards: amax 0 or a zero quotient -> 1.0, an infinite quotient -> FLT_MAX.
 uint32_t nvfp4_tensor_scale(uint32_t amax_tensor);

@@ -463,16 +463,17 @@ def quantize(x, profile: str, elem: Optional[str] = None, axis: int = -1,
                 tensor_amax = np.float32(0)
             amax_bits = int(np.float32(tensor_amax).view(np.uint32))
         if a.size == 0:  # the tensor scale of amax (default 0) alone
-            _, _, s_enc = _ext.quantize_nvfp4(
+            _, _, s_enc, used = _ext.quantize_nvfp4(
                 np.zeros(16, np.float32), 1, 16, profile, 1, 0,
                 0 if amax_bits is None else amax_bits, None)
             scales, codes = _empty_result(rows, cols, ax, 16)
         else:
-            scales, codes, s_enc = _ext.quantize_nvfp4(
+            # The extension takes max |x| in the same pass it would need
+            # anyway and returns the amax it used (no second pass here).
+            scales, codes, s_enc, used = _ext.quantize_nvfp4(
                 a, rows, cols, profile, ax, tile or 0, amax_bits, rb)
         used_amax = (np.float32(tensor_amax) if tensor_amax is not None
-                     else (np.float32(np.max(np.abs(a))) if a.size else
-                           np.float32(0)))
+                     else np.uint32(used).view(np.float32))
         meta = dict(profile=profile, kind="nvfp4", elem="e2m1",
                     scale_fmt="ue4m3", axis=ax, block=16, tile=tile,
                     tensor_amax=used_amax,

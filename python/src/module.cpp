@@ -488,7 +488,9 @@ std::tuple<OutArray<uint8_t>, OutArray<uint8_t>> quantize_mx(
           to_numpy(std::move(m.codes), {size_t(rows), size_t(cols)})};
 }
 
-std::tuple<OutArray<uint8_t>, OutArray<uint8_t>, uint32_t> quantize_nvfp4(
+// Returns (scales, codes, S_enc, the tensor amax used as f32 bits).
+std::tuple<OutArray<uint8_t>, OutArray<uint8_t>, uint32_t, uint32_t>
+quantize_nvfp4(
     const InArray& x, int rows, int cols, const std::string& profile,
     int axis, int tile, std::optional<uint32_t> tensor_amax,
     std::optional<InArray> rbits) {
@@ -517,20 +519,18 @@ std::tuple<OutArray<uint8_t>, OutArray<uint8_t>, uint32_t> quantize_nvfp4(
   const size_t R = size_t(rows), C = size_t(cols), n = R * C;
   std::vector<uint8_t> scales, codes(n);
   std::vector<size_t> sshape;
-  uint32_t s_enc = 0;
+  uint32_t s_enc = 0, amax_used = 0;
   {
     nb::gil_scoped_release unlocked;
     uint32_t amax = 0;
     if (tensor_amax) {
       amax = *tensor_amax;
     } else {
-      // max |x| over the tensor (a NaN element makes it NaN).
-      for (size_t i = 0; i < n; ++i) {
-        const uint32_t a = d[i] & 0x7FFFFFFFu;
-        if (a > 0x7F800000u) { amax = 0x7FC00000u; break; }
-        amax = std::max(amax, a);
-      }
+      // max |x| (NaN if any NaN), in emu/ (this module is built with -Os,
+      // which leaves such loops unvectorized: 7x slower).
+      amax = mxc::tensor_amax(std::span<const uint32_t>(d, n));
     }
+    amax_used = amax;
     s_enc = mxc::nvfp4_tensor_scale(*p, amax);
     if (tile > 0) {
       const auto m = mxc::nvfp4_quantize_2d(*p, s_enc, rows, cols,
@@ -590,7 +590,7 @@ std::tuple<OutArray<uint8_t>, OutArray<uint8_t>, uint32_t> quantize_nvfp4(
     }
   }
   return {to_numpy(std::move(scales), sshape), to_numpy(std::move(codes), {R, C}),
-          s_enc};
+          s_enc, amax_used};
 }
 
 // Dequantize: element i of block b as the reference block dequantizers
