@@ -11,7 +11,9 @@
 
 #include <bit>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdio>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -292,4 +294,145 @@ TEST_CASE("fast engine coverage: only the listed profiles take the reference",
     INFO(n.profile);
     CHECK((find_mx_profile(n.profile) || find_nvfp4_profile(n.profile)));
   }
+}
+
+// microxcaling's element rule below the element's least normal (issue 22):
+// x / 2^X under 2^emin, where fl(|y| + 0.5) can round (double rounding).
+// Blocks with most elements there: exact ties in units of the subnormal
+// quantum (y = j + 0.5), a few ulps either side, y = j + 0.5 - 2^-k (the
+// sum rounds up to j + 1 in f32), random significands, f32 subnormal
+// inputs, both signs, scale exponents from -127 to 127; every path on every
+// ISA equals the reference (block, rowwise, columnwise), and the fast
+// paths do not call the per-element reference (mx_encode_element) for
+// these finite blocks (scale exponents near +-127 excepted: every
+// profile's fused conversion declines those bytes).
+TEST_CASE("fast MX quantization: microxcaling below the least normal",
+          "[fast][block]") {
+  const QuantPath path = GENERATE(from_range(quant_paths()));
+  const FusedSwitch sw(path);
+  INFO(sw.label);
+  SplitMix64 g(0x5B0B);
+  // No reference call is checked on the fused kernels for |X| <= 90: near
+  // the ends their constants T, C leave the normal f32 range and the block
+  // takes the reference whole (quantize_fused.h conv_const), and the
+  // portable path patches the elements its staging cannot scale exactly
+  // (quantize_fast.cpp patch: f32-subnormal inputs and products), on every
+  // profile: not this rule. Every path is checked bit-exact.
+  const bool count_calls = path.fused != fast::Isa::kScalar;
+  int profiles = 0;
+  for (const MxProfile& p : mx_profiles()) {
+    if (p.apply != ApplyRule::kF32FloorHalfUp) continue;
+    ++profiles;
+    for (Fmt elem : kElems) {
+      const FormatDesc& d = desc(elem);
+      const int m = d.man_bits, emin = 1 - d.bias;
+      const int emax = static_cast<int>(elem_max_f32(elem) >> 23) - 127;
+      const int n = p.block;
+      Tally t;
+      std::vector<uint32_t> blocks;  // whole blocks, rowwise
+      for (int X :
+           {-127, -126, -100, -90, -20, -3, 0, 1, 7, 60, 90, 100, 124}) {
+        if (emax + X > 127) continue;
+        for (int rep = 0; rep < 24; ++rep) {
+          std::vector<uint32_t> x(static_cast<size_t>(n));
+          for (int i = 0; i < n; ++i) {
+            const uint64_t r = g.next();
+            const float j = static_cast<float>(r % (1u << m));
+            float y = 0;  // |x| / 2^X in units of 2^(emin - m)
+            switch ((r >> 8) % 6) {
+              case 0:
+                y = j + 0.5f;  // an exact tie
+                break;
+              case 1:
+                y = std::nextafter(j + 0.5f, (r >> 12) & 1 ? 0.0f : 64.0f);
+                break;
+              case 2:  // fl(y + 0.5) rounds up to j + 1
+                y = j + 0.5f -
+                    std::ldexp(1.0f, -20 - static_cast<int>((r >> 16) % 7));
+                break;
+              case 3:  // a random significand below 2^m
+                y = std::ldexp(static_cast<float>((r >> 20) & 0xFFFFFF),
+                               m - 24);
+                break;
+              case 4:  // far below the quantum
+                y = std::ldexp(static_cast<float>((r >> 20) & 0xFFFFFF),
+                               -24 - static_cast<int>((r >> 48) % 40));
+                break;
+              default:  // an f32 subnormal input
+                y = -1;
+                break;
+            }
+            uint32_t v =
+                y < 0 ? static_cast<uint32_t>(r >> 20) & 0x7FFFFFu
+                      : std::bit_cast<uint32_t>(std::ldexp(y, emin - m + X));
+            if ((r >> 60) & 1) v |= 0x80000000u;
+            x[static_cast<size_t>(i)] = v;
+          }
+          // amax 1.5 * 2^(emax + X): the scale exponent X.
+          x[static_cast<size_t>(g.next() % static_cast<uint64_t>(n))] =
+              static_cast<uint32_t>(emax + X + 127) << 23 | 0x400000u;
+          const uint64_t before = mx_encode_element_calls();
+          const MxBlock f = mx_quantize_block(p, elem, x);
+          const uint64_t calls = mx_encode_element_calls() - before;
+          const bool mid = count_calls && X >= -90 && X <= 90;
+          if (mid && calls != 0 && ++t.fails <= 5)
+            UNSCOPED_INFO(fmt::format("{} {} X={}: {} reference calls", p.name,
+                                      d.name, X, calls));
+          const MxBlock r = ref_block(p, elem, x);
+          ++t.cases;
+          if (f.scale != r.scale || f.codes != r.codes) {
+            if (++t.fails <= 5) {
+              std::string s;
+              for (size_t i = 0; i < x.size(); ++i)
+                if (f.codes[i] != r.codes[i])
+                  s += fmt::format(" [{}] {:#010x}: {:#04x} vs {:#04x}", i,
+                                   x[i], f.codes[i], r.codes[i]);
+              UNSCOPED_INFO(
+                  fmt::format("{} {} X={}: scale {:#04x} vs {:#04x};{}", p.name,
+                              d.name, X, f.scale, r.scale, s));
+            }
+          }
+          if (!count_calls || (X >= -90 && X <= 90))
+            blocks.insert(blocks.end(), x.begin(), x.end());
+        }
+      }
+      // The same elements as one matrix, rowwise (each block a row) and
+      // columnwise (each block a column, through the transpose).
+      const int rows = static_cast<int>(blocks.size()) / n;
+      const int rows16 = rows - rows % 16;  // colwise: cols a multiple of 16
+      std::vector<uint32_t> tr(static_cast<size_t>(rows16 * n));
+      for (int b = 0; b < rows16; ++b)
+        for (int i = 0; i < n; ++i)
+          tr[static_cast<size_t>(i * rows16 + b)] =
+              blocks[static_cast<size_t>(b * n + i)];
+      const uint64_t before = mx_encode_element_calls();
+      const MxMatrix fr = mx_quantize_rowwise(p, elem, rows, n, blocks);
+      const MxMatrix fc = mx_quantize_colwise(p, elem, n, rows16, tr);
+      const uint64_t calls = mx_encode_element_calls() - before;
+      INFO(fmt::format("{} {}: {} blocks, {} reference calls in the matrices",
+                       p.name, d.name, t.cases, calls));
+      if (count_calls) CHECK(calls == 0);
+      for (int b = 0; b < rows; ++b) {
+        const MxBlock r =
+            ref_block(p, elem,
+                      std::span<const uint32_t>(blocks).subspan(
+                          static_cast<size_t>(b * n), static_cast<size_t>(n)));
+        bool ok = fr.scales[static_cast<size_t>(b)] == r.scale;
+        for (int i = 0; i < n; ++i) {
+          ok = ok && fr.codes[static_cast<size_t>(b * n + i)] ==
+                         r.codes[static_cast<size_t>(i)];
+          if (b < rows16)
+            ok = ok &&
+                 fc.codes[static_cast<size_t>(i * rows16 + b)] ==
+                     r.codes[static_cast<size_t>(i)] &&
+                 fc.scales[static_cast<size_t>(b)] == r.scale;
+        }
+        if (!ok && ++t.fails <= 5)
+          UNSCOPED_INFO(
+              fmt::format("{} {}: matrix block {}", p.name, d.name, b));
+      }
+      CHECK(t.fails == 0);
+    }
+  }
+  CHECK(profiles == 2);
 }

@@ -125,14 +125,21 @@ void profile_rows(const std::vector<uint32_t>& x, size_t cols) {
   for (uint32_t v : x) amax_t = std::max(amax_t, v & 0x7FFFFFFFu);
   for (const MxProfile& p : mx_profiles()) {
     if (p.block <= 0 || C % p.block != 0) continue;
-    const bool fast_ok = fast::mx_covers(p, p.default_elem);
-    const double t = best3([&] {
-      const MxMatrix m = mx_quantize_rowwise(p, p.default_elem, R, C, x);
-      sink += m.codes[0] + m.scales[0];
-    });
-    rows.push_back({fmt::format("  {} {} [{}]", p.name, desc(p.default_elem).name,
-                                fast_ok ? "fast" : "REFERENCE"),
-                    double(x.size()) / t});
+    // microxcaling's rule also at FP6/FP4, where many Gaussian elements
+    // fall below the element's least normal (its double-rounding range).
+    std::vector<Fmt> elems{p.default_elem};
+    if (p.apply == ApplyRule::kF32FloorHalfUp)
+      elems.insert(elems.end(), {Fmt::kE3M2, Fmt::kE2M3, Fmt::kE2M1});
+    for (const Fmt elem : elems) {
+      const bool fast_ok = fast::mx_covers(p, elem);
+      const double t = best3([&] {
+        const MxMatrix m = mx_quantize_rowwise(p, elem, R, C, x);
+        sink += m.codes[0] + m.scales[0];
+      });
+      rows.push_back({fmt::format("  {} {} [{}]", p.name, desc(elem).name,
+                                  fast_ok ? "fast" : "REFERENCE"),
+                      double(x.size()) / t});
+    }
   }
   std::vector<uint8_t> scales(x.size() / 16 + 1), codes(x.size());
   for (const Nvfp4Profile& p : nvfp4_profiles()) {

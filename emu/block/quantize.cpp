@@ -1,6 +1,7 @@
 #include "emu/block/quantize.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <optional>
 #include <stdexcept>
@@ -181,8 +182,15 @@ uint64_t cast_f32(const MxProfile& p, Fmt elem, uint32_t scaled) {
 
 }  // namespace
 
+namespace {
+std::atomic<uint64_t> encode_element_calls{0};
+}  // namespace
+
+uint64_t mx_encode_element_calls() { return encode_element_calls.load(); }
+
 uint8_t mx_encode_element(const MxProfile& p, Fmt elem, uint8_t scale,
                           uint32_t v) {
+  encode_element_calls.fetch_add(1, std::memory_order_relaxed);
   const RoundSpec r = elem_spec(p);
   uint64_t code = 0;
   switch (p.apply) {

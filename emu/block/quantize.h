@@ -26,6 +26,10 @@ uint8_t mx_scale_byte(const MxProfile& p, Fmt elem, uint32_t amax);
 // rounding and -0 policy).
 uint8_t mx_encode_element(const MxProfile& p, Fmt elem, uint8_t scale,
                           uint32_t x);
+// How many times mx_encode_element ran in this process (a test hook: the
+// fast paths must not take the per-element reference for finite blocks,
+// issue 22).
+uint64_t mx_encode_element_calls();
 MxBlock mx_quantize_block(const MxProfile& p, Fmt elem,
                           std::span<const uint32_t> x);
 // Exact dequantization: element * 2^(scale - 127) rounded once to f32 (RNE);

@@ -261,12 +261,12 @@ void zero_step_cols(const ZeroStep& z, size_t B, size_t rows, size_t cols,
 // ulps below 2^m, which gives 2^m: 2^k, as the rounding does; above the
 // format, the clamp is the satfinite bound. Below 2^emin (|x| < 2^(emin +
 // X)), y has bits under fl(|y| + 0.5)'s precision and the sum rounds
-// (double rounding), so those elements take mx_encode_element, per element
-// (not vectorized: for E4M3 only elements below amax * 2^-14 or so), and
-// zeros give +0 (torch.sign(+-0) = 0). Blocks with the NaN scale were
-// written by the reference. The fused kernels run this step in registers
-// (MxKern::half_up: a vector compare per element, the reference only for
-// the lanes below); the portable path runs half_up_rows/cols after it.
+// (double rounding), so those elements take the rule's binary32 steps
+// themselves (quantize_fused.h half_up_sub: the reference's operations in
+// its order, exact), and zeros give +0 (torch.sign(+-0) = 0). Blocks with
+// the NaN scale were written by the reference. The fused kernels run this
+// step in registers (MxKern::half_up, HalfUpSub); the portable path runs
+// half_up_rows/cols after it.
 bool floor_half_up(const MxProfile& p) {
   return p.apply == ApplyRule::kF32FloorHalfUp;
 }
@@ -287,10 +287,23 @@ bool any_below(uint32_t lim, const uint32_t* x, size_t n) {
   return below != 0;
 }
 
-// The element under scale byte s by the rule (below lim: per element).
+// 2^(m - emin) as f32 bits (detail::half_up_sub's q).
+uint32_t half_up_q(Fmt elem) {
+  const FormatDesc& d = desc(elem);
+  return static_cast<uint32_t>(d.man_bits - (1 - d.bias) + 127) << 23;
+}
+
+// The element below lim under scale byte s by the rule: half_up_sub (its
+// binary32 steps, exact), then the profile's -0 code rule, as
+// mx_encode_element.
 inline uint8_t half_up_elem(const MxProfile& p, Fmt elem, uint8_t s,
                             uint32_t v) {
-  return (v & 0x7FFFFFFFu) == 0 ? 0 : mx_encode_element(p, elem, s, v);
+  const FormatDesc& d = desc(elem);
+  const uint32_t sb = static_cast<uint32_t>(d.sign_mask());
+  uint32_t c = detail::half_up_sub(v, detail::half_up_mul(s), half_up_q(elem),
+                                   p.elem_round == Round::kRNE, sb);
+  if (p.neg_zero_to_pos && c == sb) c = 0;
+  return static_cast<uint8_t>(c);
 }
 
 void half_up_rows(const MxProfile& p, Fmt elem, size_t B, size_t rows,
@@ -339,6 +352,8 @@ detail::MxKern kern(const MxProfile& p, Fmt elem) {
   const ZeroStep z = zero_step(p, elem);
   detail::MxKern k{&p,          elem, t.etab, t.sc,
                    t.zero_byte, t.ek, ties,   floor_half_up(p)};
+  k.hu_q = half_up_q(elem);
+  k.hu_even = p.elem_round == Round::kRNE;
   k.code_neg_zero = z.code_neg_zero;
   k.scaled_zero = z.scaled_zero;
   k.neg_zero_code = z.neg_zero_code;

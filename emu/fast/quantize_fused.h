@@ -27,6 +27,8 @@
 // other bytes go to the reference).
 #pragma once
 
+#include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -76,8 +78,12 @@ struct MxKern {
   uint8_t ties = 0;
   // microxcaling's element rule (ApplyRule::kF32FloorHalfUp): zeros give
   // +0 and elements below T (the element's least normal) take
-  // mx_encode_element (quantize_fast.cpp half_up_rows).
+  // half_up_sub (in registers: HalfUpSub).
   bool half_up = false;
+  // Its constants below T (half_up_sub): 2^(m - emin) as f32 bits, and
+  // whether the rule subtracts the tie mask (Round::kRNE).
+  uint32_t hu_q = 0;
+  bool hu_even = false;
   // The element zero rules (quantize_fast.cpp ZeroStep), in registers: the
   // code neg_zero_code becomes 0 (code_neg_zero), and inputs with |x| at
   // most zero_below(s) give 0 (scaled_zero).
@@ -95,6 +101,46 @@ inline uint32_t zero_below(uint8_t s) {
                     : static_cast<uint32_t>(k + 127) << 23;
 }
 constexpr uint8_t kTiesEven = 0, kTiesToZero = 1, kTiesAway = 2;
+
+// microxcaling's element rule (ApplyRule::kF32FloorHalfUp) where
+// A = fl(x / 2^X) is below the element's least normal 2^emin (|x| < T):
+// the reference (emu/block/quantize.cpp microxcaling_element, SoftFloat
+// binary32 ops, round to nearest even, subnormals kept) there computes
+// pe = emin, y = fl(fl(A / 2^emin) * 2^m), r = floor(fl(|y| + 0.5)), for
+// kRNE minus 1 where h = fl(|fl(|y| - 0.5)| * 0.5) is an integer, and the
+// code of sign(y) * r * 2^(emin - m). The same binary32 operations in the
+// same order on the host or in vector lanes (IEEE, round to nearest even,
+// MXCSR/FPCR default: no flush to zero, as the conversion above assumes;
+// -ffp-contract=off) give the same bits:
+//   - A = fl(x * 2^-X): 2^-X = 2^(127 - s) is an f32 (2^-127 subnormal
+//     for s = 254), so the product and the reference's quotient are the
+//     same real number rounded once (an f32-subnormal A included);
+//   - A / 2^emin * 2^m = A * 2^(m - emin) exactly (|A| < 2^emin, emin <= 0,
+//     so scaling up by a power of two neither overflows nor rounds);
+//   - fl(|y| + 0.5) (the sum that can round: the double rounding), floor,
+//     fl(|y| - 0.5), * 0.5 (exact), floor and compare, r - 1: the
+//     reference's steps, one f32 operation each;
+//   - r is an integer in [0, 2^m] (r = 0 cannot take the -1: |y| < 0.5
+//     makes h in (0, 0.25]), and r * 2^(emin - m) is the element's value
+//     with magnitude code r (a subnormal, or 2^m: the least normal);
+//     sign(y) is 0 for y = +-0 (code +0), else x's sign (r = 0: a -0 code).
+// Returns the code; the profile's -0 code rule is the caller's.
+inline uint32_t half_up_mul(uint8_t s) {  // 2^(127 - s) as f32 bits, s < 255
+  return s == 254 ? uint32_t{1} << 22 : static_cast<uint32_t>(254 - s) << 23;
+}
+inline uint32_t half_up_sub(uint32_t x, uint32_t mul, uint32_t q, bool even,
+                            uint32_t sign_bit) {
+  const float y = std::bit_cast<float>(x) * std::bit_cast<float>(mul) *
+                  std::bit_cast<float>(q);
+  const float ay = std::fabs(y);
+  float r = std::floor(ay + 0.5f);
+  if (even) {
+    const float h = std::fabs(ay - 0.5f) * 0.5f;
+    if (std::floor(h) == h) r = r - 1.0f;
+  }
+  if (ay == 0.0f) return 0;
+  return static_cast<uint32_t>(r) | ((x >> 31) != 0 ? sign_bit : 0u);
+}
 
 // Whether isa's vectors (at most 16 lanes) divide 16.
 bool mx_fused_fits(Isa isa);

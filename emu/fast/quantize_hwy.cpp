@@ -35,32 +35,30 @@ HWY_INLINE void RowBlockRules(const MxKern& k, size_t B, uint8_t s,
   const V16 sign = hn::Set(d, k.ek.sign_bit);
   // The element zero rules (quantize_fast.cpp ZeroStep): the -0 code
   // becomes 0 (nz 0x100: no code), inputs below lim give 0. microxcaling's
-  // rule (quantize_fast.cpp half_up_rows): zeros give +0; elements with
-  // 0 < |x| < T (x / 2^X below the element's least normal) take
-  // mx_encode_element.
+  // rule: elements with |x| < T (x / 2^X below the element's least normal;
+  // zeros give +0) take HalfUpSub, its binary32 steps in the lanes.
   const V16 nz =
       hn::Set(d, k.code_neg_zero ? uint32_t{k.neg_zero_code} : 0x100u);
   const V16 lim = hn::Set(d, k.scaled_zero ? zero_below(s) + 1 : 0u);
   const V16 abs = hn::Set(d, 0x7FFFFFFFu);
-  auto below = hn::Lt(tt, hn::Zero(d));  // all false
-  const bool half_up = k.half_up;        // a local: not reloaded after stores
+  const V16 hm = hn::Set(d, half_up_mul(s)), hq = hn::Set(d, k.hu_q);
+  const bool half_up = k.half_up;  // locals: not reloaded after stores
+  const bool even = k.hu_even;
   for (size_t j = 0; j < B; j += N) {
     const V16 x = hn::LoadU(d, xb + j);
     const V16 a = hn::And(x, abs);
     V16 e = Cvt<M, Z>(x, tt, cc, mm, sign);
+    if (half_up) {
+      const auto sub = hn::Lt(a, tt);
+      if (!hn::AllFalse(d, sub)) {
+        const V16 h = even ? HalfUpSub<true>(x, hm, hq, sign)
+                           : HalfUpSub<false>(x, hm, hq, sign);
+        e = hn::IfThenElse(sub, h, e);
+      }
+    }
     e = hn::IfThenZeroElse(hn::Eq(e, nz), e);
     e = hn::IfThenZeroElse(hn::Lt(a, lim), e);
-    if (half_up) {
-      const auto zero = hn::Eq(a, hn::Zero(d));
-      below = hn::Or(below, hn::AndNot(zero, hn::Lt(a, tt)));
-      e = hn::IfThenZeroElse(zero, e);
-    }
     StoreBytes(e, cb + j);
-  }
-  if (!half_up || hn::AllFalse(d, below)) return;
-  for (size_t i = 0; i < B; ++i) {
-    const uint32_t a = xb[i] & 0x7FFFFFFFu;
-    if (a != 0 && a < c.t) cb[i] = mx_encode_element(*k.p, k.elem, s, xb[i]);
   }
 }
 
@@ -167,9 +165,13 @@ void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
   // columns the reference rewrites), microxcaling's rule.
   const V16 nz =
       hn::Set(d, k.code_neg_zero ? uint32_t{k.neg_zero_code} : 0x100u);
-  HWY_ALIGN uint32_t zl[kWide];
-  for (size_t j = 0; j < w; ++j)
+  HWY_ALIGN uint32_t zl[kWide], hm[kWide];
+  for (size_t j = 0; j < w; ++j) {
     zl[j] = k.scaled_zero && bad[j] == 0 ? zero_below(sr[j]) + 1 : 0u;
+    hm[j] = half_up && bad[j] == 0 ? half_up_mul(sr[j]) : 0u;
+  }
+  const V16 hq = hn::Set(d, k.hu_q);
+  const bool even = k.hu_even;
   for (size_t i = 0; i < B; ++i) {
     const uint32_t* p = xr + i * xs;
     uint8_t* q = cr + i * cs;
@@ -177,23 +179,21 @@ void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
       const V16 x = hn::LoadU(d, p + j);
       const V16 t = hn::Load(d, tt + j);
       V16 e = Cvt<M, Z>(x, t, hn::Load(d, cc + j), hn::Load(d, mm + j), sign);
-      bool fix = false;
       if (rules) {
         const V16 a = hn::And(x, abs8);
+        if (half_up) {
+          const auto sub = hn::Lt(a, t);
+          if (!hn::AllFalse(d, sub)) {
+            const V16 hmv = hn::Load(d, hm + j);
+            const V16 h = even ? HalfUpSub<true>(x, hmv, hq, sign)
+                               : HalfUpSub<false>(x, hmv, hq, sign);
+            e = hn::IfThenElse(sub, h, e);
+          }
+        }
         e = hn::IfThenZeroElse(hn::Eq(e, nz), e);
         e = hn::IfThenZeroElse(hn::Lt(a, hn::Load(d, zl + j)), e);
-        if (half_up) {
-          const auto zero = hn::Eq(a, hn::Zero(d));
-          e = hn::IfThenZeroElse(zero, e);
-          fix = !hn::AllFalse(d, hn::AndNot(zero, hn::Lt(a, t)));
-        }
       }
       StoreBytes(e, q + j);
-      for (size_t l = 0; fix && l < N; ++l) {
-        const uint32_t v = p[j + l], al = v & 0x7FFFFFFFu;
-        if (al != 0 && al < tt[j + l] && bad[j + l] == 0)
-          q[j + l] = mx_encode_element(*k.p, k.elem, sr[j + l], v);
-      }
     }
   }
   for (size_t j = 0; j < w; ++j) {

@@ -68,6 +68,30 @@ HWY_INLINE V16 Cvt(V16 x, V16 t, V16 c0, V16 mx, V16 sign_bit) {
   return hn::Or(enc, hn::And(neg, sign_bit));
 }
 
+// half_up_sub (quantize_fused.h: microxcaling's rule below the least
+// normal, exact by the same binary32 operations in the same order) in
+// lanes: mul = 2^(127 - s) per lane, q = 2^(m - emin); kEven: kRNE.
+template <bool kEven>
+HWY_INLINE V16 HalfUpSub(V16 x, V16 mul, V16 q, V16 sign_bit) {
+  const D16 d;
+  const hn::RebindToFloat<D16> df;
+  const hn::RebindToSigned<D16> di;
+  const auto y = hn::Mul(hn::Mul(hn::BitCast(df, x), hn::BitCast(df, mul)),
+                         hn::BitCast(df, q));
+  const auto ay = hn::Abs(y);
+  const auto half = hn::Set(df, 0.5f);
+  auto r = hn::Floor(hn::Add(ay, half));
+  if constexpr (kEven) {
+    const auto h = hn::Mul(hn::Abs(hn::Sub(ay, half)), half);
+    r = hn::IfThenElse(hn::Eq(hn::Floor(h), h), hn::Sub(r, hn::Set(df, 1.0f)),
+                       r);
+  }
+  const V16 n = hn::BitCast(d, hn::ConvertTo(di, r));
+  const V16 neg = hn::BitCast(d, hn::BroadcastSignBit(hn::BitCast(di, x)));
+  const V16 e = hn::Or(n, hn::And(neg, sign_bit));
+  return hn::IfThenZeroElse(hn::RebindMask(d, hn::Eq(ay, hn::Zero(df))), e);
+}
+
 // Lanes (each < 256) narrowed to bytes at p.
 HWY_INLINE void StoreBytes(V16 e, uint8_t* p) {
   const hn::Rebind<uint8_t, D16> d8;
