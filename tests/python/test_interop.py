@@ -90,12 +90,24 @@ def test_torch_dlpack_and_float8():
         ref = t.to(tdt)
         got = mx.convert(t, fmt)  # a torch tensor in, through DLPack
         assert_bitexact(got, ref, inputs=t)
-        back = mx.decode(ref)  # a torch float8 tensor in, as codes
-        np.testing.assert_array_equal(
-            back[~np.isnan(back)], ref.float().numpy()[~np.isnan(back)])
+        # A torch float8 tensor in, as codes; torch in gives torch out.
+        back = mx.decode(ref)
+        assert isinstance(back, torch.Tensor)
+        back = back.numpy()
+        want = ref.float().numpy()
+        np.testing.assert_array_equal(np.isnan(back), np.isnan(want))
+        np.testing.assert_array_equal(back[~np.isnan(back)],
+                                      want[~np.isnan(want)])
     bf = t.to(torch.bfloat16)
-    np.testing.assert_array_equal(mx.convert(bf, "f32"), bf.float().numpy())
-    with pytest.raises(ValueError, match="contiguous"):
-        mx.convert(t.reshape(64, 64).T, "e4m3")
+    got = mx.convert(bf, "f32")
+    np.testing.assert_array_equal(
+        got.numpy() if isinstance(got, torch.Tensor) else got,
+        bf.float().numpy())
+    # A non-contiguous tensor (w.t()) is taken as it is (issue 23): the
+    # same codes as its contiguous copy.
+    tt = t.reshape(64, 64).T
+    a = mx.convert(tt, "e4m3")
+    b = mx.convert(tt.contiguous(), "e4m3")
+    assert torch.equal(a.view(torch.uint8), b.view(torch.uint8))
     q = mx.quantize(torch.ones(2, 64), "ocp-v1")
     assert q.codes.shape == (2, 64)
