@@ -38,21 +38,6 @@ constexpr uint32_t kF32Exp = 0x7F800000u;
 constexpr uint32_t kF32Sign = 0x80000000u;
 constexpr uint32_t kF32Abs = 0x7FFFFFFFu;
 
-struct Layout {
-  const GemmProblem& p;
-  bool a_kmajor, b_kmajor;
-  explicit Layout(const GemmProblem& q)
-      : p(q),
-        a_kmajor(q.layout == GemmLayout::kTN || q.layout == GemmLayout::kTT),
-        b_kmajor(q.layout == GemmLayout::kTN || q.layout == GemmLayout::kNN) {}
-  uint64_t a(size_t m, size_t k) const {
-    return a_kmajor ? p.A[m * p.K + k] : p.A[k * p.M + m];
-  }
-  uint64_t b(size_t k, size_t n) const {
-    return b_kmajor ? p.B[n * p.K + k] : p.B[k * p.N + n];
-  }
-};
-
 // An operand code as the reference reads it (mma_dot converts to
 // emulate_as first); `bad`: NaN, Inf or a code wider than its format (the
 // reference takes the element).
@@ -110,7 +95,7 @@ void gemm_pairwise(const MmaModel& mdl, const GemmProblem& p,
   const bool ftz = f.ftz;
   const size_t M = static_cast<size_t>(p.M), N = static_cast<size_t>(p.N);
   const size_t K = static_cast<size_t>(p.K), L = static_cast<size_t>(f.L);
-  const Layout lay(p);
+  const Access lay(p);
   // A row-major, B column-major, both as f32 bits; a chain with a NaN/Inf
   // or over-wide operand is the reference's.
   std::vector<uint32_t> a(M * K), b(N * K);
@@ -216,7 +201,7 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p,
   const size_t M = static_cast<size_t>(p.M), N = static_cast<size_t>(p.N);
   const size_t K = static_cast<size_t>(p.K), L = static_cast<size_t>(f.L);
   const size_t split = static_cast<size_t>(f.split);
-  const Layout lay(p);
+  const Access lay(p);
   std::vector<Op> a(M * K), b(N * K);
   std::vector<uint8_t> a_bad(M, 0), b_bad(N, 0);
   Fmt af = p.a_fmt, bf = p.b_fmt;

@@ -18,6 +18,7 @@ namespace mxc::fast {
 
 using detail::DecTable;
 using detail::elem_ok;
+using gemm_detail::Access;
 using gemm_detail::GemmPlan;
 using gemm_detail::kLanes;
 using gemm_detail::kNonzeroMin;
@@ -32,22 +33,6 @@ uint64_t max_units(Fmt f) {
   const FormatDesc& d = desc(f);
   return max_sig(f) << (d.emax() - d.emin());
 }
-
-// Operand access per layout (gemm.h).
-struct Access {
-  const GemmProblem& p;
-  bool a_kmajor, b_kmajor;
-  explicit Access(const GemmProblem& q)
-      : p(q),
-        a_kmajor(q.layout == GemmLayout::kTN || q.layout == GemmLayout::kTT),
-        b_kmajor(q.layout == GemmLayout::kTN || q.layout == GemmLayout::kNN) {}
-  uint64_t a(size_t m, size_t k) const {
-    return a_kmajor ? p.A[m * p.K + k] : p.A[k * p.M + m];
-  }
-  uint64_t b(size_t k, size_t n) const {
-    return b_kmajor ? p.B[n * p.K + k] : p.B[k * p.N + n];
-  }
-};
 
 // The alignment exponent of a zero operand, scale or addend under
 // ZeroExp::kOperandMin (fdpa.cpp kOperandMinZeroExp, MMA-Sim HEAD).

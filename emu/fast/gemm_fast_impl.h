@@ -117,6 +117,22 @@ uint32_t zero_sum(const GemmPlan& p, size_t m, size_t nb, int lane, size_t j,
 // the zero-sign rule.
 uint32_t add_outside(const GemmPlan& p, uint32_t s, uint32_t c);
 
+// Operand access per layout (gemm.h): A[m][k] and B[k][n] of op(A), op(B).
+struct Access {
+  const GemmProblem& p;
+  bool a_kmajor, b_kmajor;
+  explicit Access(const GemmProblem& q)
+      : p(q),
+        a_kmajor(q.layout == GemmLayout::kTN || q.layout == GemmLayout::kTT),
+        b_kmajor(q.layout == GemmLayout::kTN || q.layout == GemmLayout::kNN) {}
+  uint64_t a(size_t m, size_t k) const {
+    return a_kmajor ? p.A[m * p.K + k] : p.A[k * p.M + m];
+  }
+  uint64_t b(size_t k, size_t n) const {
+    return b_kmajor ? p.B[n * p.K + k] : p.B[k * p.N + n];
+  }
+};
+
 // The AMD CDNA datapaths (Datapath::kF32Pairwise, kTwoStageRd;
 // gemm_amd.cpp): whether gemm_amd takes the problem, and D (column-major,
 // as gemm()) with bad[n * M + m] set for the elements whose chain meets a
