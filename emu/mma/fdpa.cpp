@@ -98,6 +98,23 @@ uint64_t apply_zero_sign(const FdpaParams& p, Fmt out, uint64_t bits) {
   return (bits & ~desc(out).sign_mask()) == 0 ? 0 : bits;
 }
 
+// A nonzero exact sum S * 2^exp rounded per rho: |S| beyond 64 bits is
+// folded into a sticky bit first (every listed model's window fits 64 bits;
+// a larger F, or the two-stage sum, may not), then the zero-sign rule.
+uint64_t round_exact_sum(const FdpaParams& p, Fmt out, i128 S, int exp) {
+  const bool neg = S < 0;
+  i128 mag = neg ? -S : S;
+  bool sticky = false;
+  while ((mag >> 63) != 0) {
+    sticky |= (mag & 1) != 0;
+    mag >>= 1;
+    ++exp;
+  }
+  return apply_zero_sign(p, out,
+                         fdpa_round_sum(p.rho, neg, exp,
+                                        static_cast<uint64_t>(mag), sticky));
+}
+
 uint64_t special_bits(Fmt out, Special s) {
   if (s == Special::kNaN) return canonical_nan(out);
   return inf_bits(out, s == Special::kNegInf);
@@ -216,20 +233,9 @@ uint64_t fdpa_one(const FdpaParams& p, const FdpaOperands& o, size_t k0,
     // (unverified on hardware: research note U7); kPositive: +0.
     return zero_bits(o.c_fmt, all_neg_zero && p.zero_sign == ZeroSign::kIeee);
   }
-  const bool neg = S < 0;
-  i128 mag = neg ? -S : S;
-  // Every listed model's window fits 64 bits; a larger F (the property
-  // "F large recovers exact-then-round") may not: fold into a sticky bit.
-  int exp = e_max - p.F;
-  bool sticky = false;
-  while ((mag >> 63) != 0) {
-    sticky |= (mag & 1) != 0;
-    mag >>= 1;
-    ++exp;
-  }
-  return apply_zero_sign(
-      p, o.c_fmt,
-      fdpa_round_sum(p.rho, neg, exp, static_cast<uint64_t>(mag), sticky));
+  // A larger F than any listed model's (the property "F large recovers
+  // exact-then-round") may need the sticky fold.
+  return round_exact_sum(p, o.c_fmt, S, e_max - p.F);
 }
 
 // A shift by sh bits (left when sh >= 0), rounding toward -Inf (floor).
@@ -325,18 +331,7 @@ uint64_t two_stage_one(const FdpaParams& p, const FdpaOperands& o, size_t k0,
   if (V == 0) {
     return zero_bits(o.c_fmt, all_neg_zero && p.zero_sign == ZeroSign::kIeee);
   }
-  const bool neg = V < 0;
-  i128 mag = neg ? -V : V;
-  int exp = M - kTwoStageSumBits;
-  bool sticky = false;
-  while ((mag >> 63) != 0) {
-    sticky |= (mag & 1) != 0;
-    mag >>= 1;
-    ++exp;
-  }
-  return apply_zero_sign(
-      p, o.c_fmt,
-      fdpa_round_sum(p.rho, neg, exp, static_cast<uint64_t>(mag), sticky));
+  return round_exact_sum(p, o.c_fmt, V, M - kTwoStageSumBits);
 }
 
 // CDNA1/2 MFMA (Datapath::kF32Pairwise), after MMA-Sim c785138 amd.py
