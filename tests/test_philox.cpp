@@ -7,8 +7,11 @@
 // three 10-round vectors.
 #include <catch2/catch.hpp>
 #include <set>
+#include <vector>
 
 #include "emu/block/philox.h"
+#include "emu/fast/philox_fast.h"
+#include "test_isas.h"
 
 using namespace mxc;
 
@@ -73,4 +76,45 @@ TEST_CASE("sr_rbits differs across neighbouring elements and seeds",
   for (uint64_t s = 0; s < 64; ++s) seen.insert(sr_rbits(s, 5));
   // 128 draws of a 32-bit function: a collision would be a 2^-19 event.
   CHECK(seen.size() >= 127);
+}
+
+TEST_CASE("sr_rbits_fill equals sr_rbits element by element", "[philox]") {
+  // Every start offset mod 4 and lengths that end mid-group, a start whose
+  // block number needs both counter words.
+  for (uint64_t seed : {uint64_t{0}, uint64_t{0xa4093822'299f31d0ull}}) {
+    for (uint64_t first :
+         {uint64_t{0}, uint64_t{1}, uint64_t{2}, uint64_t{3}, uint64_t{1001},
+          (uint64_t{0x05a308d3} << 34) + 3}) {
+      for (size_t n : {size_t{0}, size_t{1}, size_t{3}, size_t{4}, size_t{37}}) {
+        std::vector<uint32_t> out(n + 1, 0xDEADBEEFu);
+        sr_rbits_fill(seed, first, n, out.data());
+        for (size_t j = 0; j < n; ++j) CHECK(out[j] == sr_rbits(seed, first + j));
+        CHECK(out[n] == 0xDEADBEEFu);  // nothing written past n
+      }
+    }
+  }
+}
+
+TEST_CASE("sr_rbits_fill on every ISA equals sr_rbits", "[philox][fast]") {
+  // Vector lanes of Philox counters: starts at every offset mod 4, lengths
+  // across several vectors with partial groups at both ends, block numbers
+  // that carry into the counter's high word.
+  for (fast::Isa isa : test::isas()) {
+    INFO(fast::isa_name(isa));
+    for (uint64_t seed : {uint64_t{0}, uint64_t{0xa4093822'299f31d0ull}}) {
+      for (uint64_t first : {uint64_t{0}, uint64_t{1}, uint64_t{2},
+                             uint64_t{3}, uint64_t{0xFFFFFFFFull * 4 - 8}}) {
+        for (size_t n : {size_t{0}, size_t{2}, size_t{5}, size_t{64},
+                         size_t{131}, size_t{1027}}) {
+          std::vector<uint32_t> out(n + 1, 0xDEADBEEFu);
+          fast::sr_rbits_fill(isa, seed, first, n, out.data());
+          size_t bad = 0;
+          for (size_t j = 0; j < n; ++j)
+            bad += out[j] != sr_rbits(seed, first + j);
+          CHECK(bad == 0);
+          CHECK(out[n] == 0xDEADBEEFu);
+        }
+      }
+    }
+  }
 }

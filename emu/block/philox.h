@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 namespace mxc {
@@ -69,6 +70,23 @@ constexpr uint32_t sr_rbits(uint64_t seed, uint64_t element_index) {
   const PhiloxCounter ctr = {static_cast<uint32_t>(block),
                              static_cast<uint32_t>(block >> 32), 0u, 0u};
   return philox4x32_10(ctr, key)[element_index % 4];
+}
+
+// sr_rbits(seed, first + j) for j in [0, n) into out, one Philox call per
+// four elements (sr_rbits makes one per element and keeps a quarter).
+inline void sr_rbits_fill(uint64_t seed, uint64_t first, size_t n,
+                          uint32_t* out) {
+  const PhiloxKey key = {static_cast<uint32_t>(seed),
+                         static_cast<uint32_t>(seed >> 32)};
+  size_t j = 0;
+  while (j < n) {
+    const uint64_t i = first + j, block = i / 4;
+    const PhiloxCounter r = philox4x32_10(
+        {static_cast<uint32_t>(block), static_cast<uint32_t>(block >> 32), 0u,
+         0u},
+        key);
+    for (uint64_t k = i % 4; k < 4 && j < n; ++k, ++j) out[j] = r[k];
+  }
 }
 
 }  // namespace mxc

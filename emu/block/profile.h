@@ -142,6 +142,13 @@ struct Nvfp4Profile {
   bool four_over_six_mse = false;
 };
 
+// Whether the profile's reference takes random bits (NVFP4 stochastic
+// rounding, cvt.rs: the TE and CUTLASS rules); the library rules round to
+// nearest even and refuse them.
+constexpr bool nvfp4_has_sr(const Nvfp4Profile& p) {
+  return p.rule == Nvfp4Rule::kTe || p.rule == Nvfp4Rule::kCutlass;
+}
+
 // A bare or older name and the versioned profile it stands for.
 struct ProfileAlias {
   std::string_view alias;

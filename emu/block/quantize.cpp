@@ -10,6 +10,7 @@
 #include "emu/block/scale.h"
 #include "emu/convert.h"
 #include "emu/fast/nvfp4_fast.h"
+#include "emu/fast/nvfp4_sr.h"
 #include "emu/fast/quantize_fast.h"
 #include "emu/round_pack.h"
 #include "emu/unpack.h"
@@ -596,12 +597,17 @@ Nvfp4Block nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
   if (!rbits.empty() && rbits.size() != x.size()) {
     throw std::invalid_argument("nvfp4_quantize_block: one rbits per element");
   }
-  if (rbits.empty()) {
+  {
     Nvfp4Block b;
     b.codes.resize(x.size());
-    if (fast::nvfp4_quantize_block(p, s_enc, x.data(), x.size(), b.scale,
-                                   b.codes.data())) {
-      return b;  // bit-identical fast path (emu/fast/nvfp4_fast.h)
+    // Bit-identical fast paths (emu/fast/nvfp4_fast.h, nvfp4_sr.h).
+    if (rbits.empty() ? fast::nvfp4_quantize_block(p, s_enc, x.data(),
+                                                   x.size(), b.scale,
+                                                   b.codes.data())
+                      : fast::nvfp4_quantize_block_sr(
+                            p, s_enc, x.data(), rbits.data(), x.size(),
+                            b.scale, b.codes.data())) {
+      return b;
     }
   }
   return nvfp4_with_amax(p, s_enc, nan_max_amax(x, p.amax_ignores_nan), x,

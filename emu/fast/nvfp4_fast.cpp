@@ -60,10 +60,9 @@ uint32_t amax_of(const uint32_t* x, size_t stride, size_t n) {
   return m;
 }
 
-// The plan's scale steps on a finite amax (hardware binary32 operations,
-// IEEE round to nearest even, as the reference's f32_mul / f32_div), then
-// the UE4M3 code; 0x80 when the value is NaN (not modelled: reference).
-uint8_t scale_code(const Nvfp4Candidate& c, uint32_t amax) {
+}  // namespace
+
+uint8_t nv_scale_code(const Nvfp4Candidate& c, uint32_t amax) {
   float v = as_f(amax);
   bool nan = false;  // at any step (max / min would hide it)
   for (int i = 0; i < c.n_steps; ++i) {
@@ -95,6 +94,8 @@ uint8_t scale_code(const Nvfp4Candidate& c, uint32_t amax) {
   const uint8_t code = run_plan_one(plans().scale, as_u(v));
   return code == 0 && c.zero_code_to != 0 ? c.zero_code_to : code;
 }
+
+namespace {
 
 // The E2M1 code of one element under operand `op`.
 uint8_t elem_code(const Nvfp4Plan& pl, bool divide, float op, uint32_t x) {
@@ -131,7 +132,7 @@ bool nv_block_plan(const NvTab& t, const uint32_t* x, size_t stride, size_t n,
   uint8_t s[2];
   for (int k = 0; k < pl.n_cand; ++k) {
     const Nvfp4Candidate& c = pl.cand[static_cast<size_t>(k)];
-    s[k] = scale_code(c, amax);
+    s[k] = nv_scale_code(c, amax);
     if (s[k] >= 0x80 || !c.exact[s[k]]) return false;
   }
   int take = 0;
@@ -219,7 +220,7 @@ void nv_block_ref(const Nvfp4Profile& p, uint32_t s_enc, const uint32_t* x,
 
 using detail::NvTab;
 
-namespace {
+namespace detail {
 
 // The plan for (p, tensor value), or nullptr when the fast engine is off
 // or the plan does not model this tensor value (emu/block/nvfp4_plan.h).
@@ -227,7 +228,7 @@ namespace {
 // profile: making one costs a few thousand reference operations, more than
 // quantizing a small tensor, and the per-block API is called per 16. A
 // nested call (nv_block_ref) asks for the same key and evicts nothing.
-const NvTab* table(const Nvfp4Profile& p, uint32_t tv) {
+const NvTab* nv_table(const Nvfp4Profile& p, uint32_t tv) {
   if (!detail::enabled().load(std::memory_order_relaxed)) return nullptr;
   struct Entry {
     Nvfp4Profile p;
@@ -255,7 +256,9 @@ const NvTab* table(const Nvfp4Profile& p, uint32_t tv) {
   return t->plan.ok ? t : nullptr;
 }
 
-}  // namespace
+}  // namespace detail
+
+using detail::nv_table;
 
 void set_nvfp4_fast_enabled(bool on) { detail::enabled().store(on); }
 
@@ -263,7 +266,7 @@ bool nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
                           const uint32_t* x, size_t n, uint8_t& scale,
                           uint8_t* codes) {
   if (n == 0) return false;
-  const NvTab* t = table(p, s_enc);
+  const NvTab* t = nv_table(p, s_enc);
   if (t == nullptr) return false;
   return detail::nv_block_plan(*t, x, 1, n, &scale, codes, 1);
 }
@@ -272,7 +275,7 @@ bool nvfp4_quantize_rowwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                             int cols, const uint32_t* x, uint8_t* scales,
                             uint8_t* codes) {
   if (rows <= 0 || cols <= 0 || cols % 16 != 0) return false;
-  const NvTab* t = table(p, s_enc);
+  const NvTab* t = nv_table(p, s_enc);
   if (t == nullptr) return false;
   const size_t nb = static_cast<size_t>(rows) * static_cast<size_t>(cols) / 16;
   if (detail::use_simd()) {
@@ -292,7 +295,7 @@ bool nvfp4_quantize_colwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                             int cols, const uint32_t* x, uint8_t* scales,
                             uint8_t* codes) {
   if (rows <= 0 || cols <= 0 || rows % 16 != 0) return false;
-  const NvTab* t = table(p, s_enc);
+  const NvTab* t = nv_table(p, s_enc);
   if (t == nullptr) return false;
   const size_t R = static_cast<size_t>(rows), C = static_cast<size_t>(cols);
   // Two candidates (4over6): the portable plan per column block; the SIMD
@@ -317,7 +320,7 @@ bool nvfp4_quantize_2d(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                        int cols, const uint32_t* x, uint8_t* scales,
                        uint8_t* codes) {
   if (rows <= 0 || cols <= 0 || rows % 16 != 0 || cols % 16 != 0) return false;
-  const NvTab* t = table(p, s_enc);
+  const NvTab* t = nv_table(p, s_enc);
   // 4over6 sums the error over a 16x16 tile: not modelled (the reference
   // refuses those tiles too).
   if (t == nullptr || t->plan.n_cand != 1) return false;

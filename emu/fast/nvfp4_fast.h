@@ -13,8 +13,8 @@
 //   - 4over6: both candidates and their error sums, the lanes of a vector
 //     being blocks so that each sum runs in the reference's order.
 // Blocks with a NaN or Inf element (or a NaN from a scale step, or an
-// operand of 0 * Inf kind), stochastic rounding, and a negative tensor
-// value go to the reference.
+// operand of 0 * Inf kind) and a negative tensor value go to the reference;
+// stochastic rounding runs the same plan in nvfp4_sr.h.
 #pragma once
 
 #include <cstddef>

@@ -28,6 +28,15 @@ struct NvTab {
   uint32_t errv[8 * 128 + 16];
 };
 void nv_init(NvTab& t, const Nvfp4Profile& p, uint32_t tv);
+// The table for (p, tensor value), made once and cached per thread, or
+// nullptr when the fast engine is off or the plan does not model this
+// tensor value (emu/block/nvfp4_plan.h).
+const NvTab* nv_table(const Nvfp4Profile& p, uint32_t tv);
+// The candidate's scale steps on a finite amax (hardware binary32
+// operations, IEEE round to nearest even, as the reference's f32_mul /
+// f32_div), then the UE4M3 code; 0x80 when the value became NaN at a step
+// (not modelled: the block takes the reference).
+uint8_t nv_scale_code(const Nvfp4Candidate& c, uint32_t amax);
 // A finite binary32 rounded to bfloat16 (RNE), as f32 bits.
 uint32_t bf16_rne(uint32_t v);
 

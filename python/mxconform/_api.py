@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Optional
 
 import numpy as np
@@ -118,11 +119,23 @@ def _check_bool(v, name):
     raise TypeError(f"{name}: expected True or False, got {v!r}")
 
 
+@functools.lru_cache(maxsize=None)
+def _tables():
+    """Name -> dict of the formats, profiles and models, and alias ->
+    target. The C++ tables are constexpr (fixed for the process); building
+    the dicts took 0.14 ms per quantize call, a third of quantizing a
+    1024 x 1024 matrix (issue 22). Lookups return copies."""
+    return ({f["name"]: f for f in _ext.formats()},
+            {p["name"]: p for p in _ext.profiles()},
+            {a["alias"]: a["target"] for a in _ext.profile_aliases()},
+            {m["name"]: m for m in _ext.models()})
+
+
 def _fmt_info(name, arg):
     _check_str(name, arg)
-    for f in _ext.formats():
-        if f["name"] == name:
-            return f
+    f = _tables()[0].get(name)
+    if f is not None:
+        return dict(f)
     raise ValueError(f"{arg}: unknown format {name!r} (known: "
                      f"{_names(_ext.formats())})")
 
@@ -255,11 +268,10 @@ def _profile(name):
     """The profile dict of a versioned name or of an alias (a bare name is
     the newest release, e.g. 'torchao-floor' -> 'torchao-floor@0.18')."""
     _check_str(name, "profile")
-    target = {a["alias"]: a["target"] for a in _ext.profile_aliases()}.get(
-        name, name)
-    for p in _ext.profiles():
-        if p["name"] == target:
-            return p
+    _, profs, aliases, _ = _tables()
+    p = profs.get(aliases.get(name, name))
+    if p is not None:
+        return dict(p)
     raise ValueError(f"profile: unknown profile {name!r} (known: "
                      f"{_names(_ext.profiles())})")
 
@@ -627,9 +639,9 @@ def unpack_fp6(packed, n: Optional[int] = None):
 
 def _model(name):
     _check_str(name, "model")
-    for m in _ext.models():
-        if m["name"] == name:
-            return m
+    m = _tables()[3].get(name)
+    if m is not None:
+        return dict(m)
     raise ValueError(f"model: unknown model {name!r} (known: "
                      f"{_names(_ext.models())})")
 

@@ -43,6 +43,8 @@
 #include "emu/fast/gemm_fast.h"
 #include "emu/fast/isa.h"
 #include "emu/fast/nvfp4_fast.h"
+#include "emu/fast/nvfp4_sr.h"
+#include "emu/fast/philox_fast.h"
 #include "emu/fast/quantize_fast.h"
 #include "emu/mma/gemm.h"
 #include "emu/mma/models.h"
@@ -504,7 +506,7 @@ quantize_nvfp4(
         "dimension must be a multiple of 16");
   }
   const uint32_t* d = f32_data(x, "x");
-  std::vector<uint32_t> rb;
+  std::span<const uint32_t> rb;  // the caller's array (c_contig)
   if (rbits && p->rule != mxc::Nvfp4Rule::kTe &&
       p->rule != mxc::Nvfp4Rule::kCutlass) {
     bad("rbits: profile '" + profile +
@@ -513,8 +515,11 @@ quantize_nvfp4(
   }
   if (rbits) {
     if (rbits->size() != x.size()) bad("rbits: needs one value per element");
-    for (uint64_t v : raw_words(*rbits, 4, "rbits"))
-      rb.push_back(static_cast<uint32_t>(v));
+    if (itemsize(*rbits) != 4 || rbits->dtype().lanes != 1)
+      bad("rbits: elements must be 4 bytes wide, got " +
+          std::to_string(itemsize(*rbits)));
+    rb = std::span<const uint32_t>(
+        static_cast<const uint32_t*>(rbits->data()), rbits->size());
   }
   const size_t R = size_t(rows), C = size_t(cols), n = R * C;
   std::vector<uint8_t> scales, codes(n);
@@ -542,10 +547,16 @@ quantize_nvfp4(
       scales.resize(R * (C / 16));
       sshape = {R, C / 16};
       parallel_ranges(R, min_units(C), [&](size_t r0, size_t r1) {
-        if (rb.empty() &&
-            mxc::fast::nvfp4_quantize_rowwise(
-                *p, s_enc, static_cast<int>(r1 - r0), cols, d + r0 * C,
-                scales.data() + r0 * (C / 16), codes.data() + r0 * C)) {
+        const int nr = static_cast<int>(r1 - r0);
+        if (rb.empty() ? mxc::fast::nvfp4_quantize_rowwise(
+                             *p, s_enc, nr, cols, d + r0 * C,
+                             scales.data() + r0 * (C / 16),
+                             codes.data() + r0 * C)
+                       : mxc::fast::nvfp4_quantize_rowwise_sr(
+                             *p, s_enc, nr, cols, d + r0 * C,
+                             rb.data() + r0 * C,
+                             scales.data() + r0 * (C / 16),
+                             codes.data() + r0 * C)) {
           return;
         }
         for (size_t r = r0; r < r1; ++r) {
@@ -564,11 +575,15 @@ quantize_nvfp4(
       scales.resize((R / 16) * C);
       sshape = {R / 16, C};
       parallel_ranges(R / 16, min_units(16 * C), [&](size_t b0, size_t b1) {
-        if (rb.empty() &&
-            mxc::fast::nvfp4_quantize_colwise(
-                *p, s_enc, static_cast<int>((b1 - b0) * 16), cols,
-                d + b0 * 16 * C, scales.data() + b0 * C,
-                codes.data() + b0 * 16 * C)) {
+        const int nr = static_cast<int>((b1 - b0) * 16);
+        if (rb.empty() ? mxc::fast::nvfp4_quantize_colwise(
+                             *p, s_enc, nr, cols, d + b0 * 16 * C,
+                             scales.data() + b0 * C,
+                             codes.data() + b0 * 16 * C)
+                       : mxc::fast::nvfp4_quantize_colwise_sr(
+                             *p, s_enc, nr, cols, d + b0 * 16 * C,
+                             rb.data() + b0 * 16 * C, scales.data() + b0 * C,
+                             codes.data() + b0 * 16 * C)) {
           return;
         }
         std::vector<uint32_t> col(16), cr(16);
@@ -884,7 +899,7 @@ std::string generate(const std::map<std::string, std::string>& header,
 
 OutArray<uint32_t> sr_rbits(uint64_t seed, size_t n) {
   std::vector<uint32_t> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = mxc::sr_rbits(seed, i);
+  mxc::fast::sr_rbits_fill(mxc::fast::best_isa(), seed, 0, n, v.data());
   return to_numpy(std::move(v), {n});
 }
 
