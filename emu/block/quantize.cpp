@@ -9,6 +9,8 @@
 #include "emu/arith.h"
 #include "emu/block/scale.h"
 #include "emu/convert.h"
+#include "emu/fast/amax.h"
+#include "emu/fast/isa.h"
 #include "emu/fast/nvfp4_fast.h"
 #include "emu/fast/nvfp4_sr.h"
 #include "emu/fast/quantize_fast.h"
@@ -299,8 +301,7 @@ std::vector<uint32_t> mx_dequantize_block(Fmt elem, const MxBlock& b) {
 uint32_t tensor_amax(std::span<const uint32_t> x) {
   // Magnitudes as unsigned integers order like the values; a NaN's is above
   // Inf's (0x7F800000), so the maximum is a NaN exactly when one is present.
-  uint32_t m = 0;
-  for (uint32_t v : x) m = std::max(m, v & 0x7FFFFFFFu);
+  const uint32_t m = fast::abs_max_bits(fast::best_isa(), x.data(), x.size());
   return m > 0x7F800000u ? 0x7FC00000u : m;
 }
 

@@ -24,6 +24,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "conformance/vectors/generate.h"
@@ -59,12 +61,36 @@ using InArray = nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>;
 template <class T>
 using OutArray = nb::ndarray<nb::numpy, T>;
 
-// A numpy array that owns `v`.
+// An allocator whose value-initialization leaves trivial elements
+// unwritten: for result buffers the kernels write in full (a zero fill
+// first was one more pass over them; issue 22).
 template <class T>
-OutArray<T> to_numpy(std::vector<T>&& v, const std::vector<size_t>& shape) {
-  auto* owned = new std::vector<T>(std::move(v));
+struct NoInit : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = NoInit<U>;
+  };
+  NoInit() = default;
+  template <class U>
+  NoInit(const NoInit<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... A>
+  void construct(U* p, A&&... a) {
+    ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+  }
+};
+template <class T>
+using Buf = std::vector<T, NoInit<T>>;
+
+// A numpy array that owns `v`.
+template <class T, class A>
+OutArray<T> to_numpy(std::vector<T, A>&& v, const std::vector<size_t>& shape) {
+  auto* owned = new std::vector<T, A>(std::move(v));
   nb::capsule owner(owned, [](void* p) noexcept {
-    delete static_cast<std::vector<T>*>(p);
+    delete static_cast<std::vector<T, A>*>(p);
   });
   return OutArray<T>(owned->data(), shape.size(), shape.data(), owner);
 }
@@ -439,7 +465,8 @@ std::tuple<OutArray<uint8_t>, OutArray<uint8_t>> quantize_mx(
   }
   const uint32_t* d = f32_data(x, "x");
   const std::span<const uint32_t> xs(d, x.size());
-  mxc::MxMatrix m;
+  mxc::MxMatrix m;  // 2D tiles
+  Buf<uint8_t> out_scales, out_codes;
   std::vector<size_t> sshape;
   const size_t R = size_t(rows), C = size_t(cols);
   {
@@ -460,16 +487,16 @@ std::tuple<OutArray<uint8_t>, OutArray<uint8_t>> quantize_mx(
       const size_t unit_rows = along ? 1 : B;
       const size_t units = R / unit_rows;
       const size_t unit_scales = along ? C / B : C;
-      m.codes.resize(R * C);
-      m.scales.resize(units * unit_scales);
+      out_codes.resize(R * C);
+      out_scales.resize(units * unit_scales);
       sshape = along ? std::vector<size_t>{R, C / B}
                      : std::vector<size_t>{R / B, C};
       parallel_ranges(units, min_units(unit_rows * C), [&](size_t u0,
                                                            size_t u1) {
         const int nr = static_cast<int>((u1 - u0) * unit_rows);
         const auto slab = xs.subspan(u0 * unit_rows * C, size_t(nr) * C);
-        uint8_t* codes = m.codes.data() + u0 * unit_rows * C;
-        uint8_t* scales = m.scales.data() + u0 * unit_scales;
+        uint8_t* codes = out_codes.data() + u0 * unit_rows * C;
+        uint8_t* scales = out_scales.data() + u0 * unit_scales;
         // The fast path writes into the result (the shape is checked
         // above); a profile it does not cover takes the library call.
         if (along ? mxc::fast::mx_quantize_rowwise(p, e, nr, cols,
@@ -486,8 +513,12 @@ std::tuple<OutArray<uint8_t>, OutArray<uint8_t>> quantize_mx(
       });
     }
   }
-  return {to_numpy(std::move(m.scales), sshape),
-          to_numpy(std::move(m.codes), {size_t(rows), size_t(cols)})};
+  if (tile > 0) {
+    return {to_numpy(std::move(m.scales), sshape),
+            to_numpy(std::move(m.codes), {R, C})};
+  }
+  return {to_numpy(std::move(out_scales), sshape),
+          to_numpy(std::move(out_codes), {R, C})};
 }
 
 // Returns (scales, codes, S_enc, the tensor amax used as f32 bits).
@@ -522,7 +553,7 @@ quantize_nvfp4(
         static_cast<const uint32_t*>(rbits->data()), rbits->size());
   }
   const size_t R = size_t(rows), C = size_t(cols), n = R * C;
-  std::vector<uint8_t> scales, codes(n);
+  Buf<uint8_t> scales, codes(n);
   std::vector<size_t> sshape;
   uint32_t s_enc = 0, amax_used = 0;
   {
@@ -540,8 +571,8 @@ quantize_nvfp4(
     if (tile > 0) {
       const auto m = mxc::nvfp4_quantize_2d(*p, s_enc, rows, cols,
                                             std::span<const uint32_t>(d, n));
-      scales = m.scales;
-      codes = m.codes;
+      scales.assign(m.scales.begin(), m.scales.end());
+      codes.assign(m.codes.begin(), m.codes.end());
       sshape = {R, C / 16};
     } else if (axis == 1) {
       scales.resize(R * (C / 16));

@@ -1,0 +1,64 @@
+// fast::abs_max_bits (emu/fast/amax_hwy.cpp, behind tensor_amax) on every
+// ISA against max |x| by value (std::fabs, NaN noticed by x != x): lengths
+// around the vector and unroll widths, the maximum at every position, with
+// -0, subnormals, Inf and NaN planted.
+#include <fmt/format.h>
+
+#include <bit>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <vector>
+
+#include "conformance/splitmix64.h"
+#include "emu/block/quantize.h"
+#include "emu/fast/amax.h"
+#include "test_isas.h"
+
+using namespace mxc;
+
+namespace {
+
+// The oracle: the magnitude bits of the largest |x| by value, or NaN.
+uint32_t by_value(const std::vector<uint32_t>& x, size_t n) {
+  float m = 0.0f;
+  for (size_t i = 0; i < n; ++i) {
+    const float v = std::fabs(std::bit_cast<float>(x[i]));
+    if (v != v) return 0x7FC00000u;
+    if (v > m) m = v;
+  }
+  return std::bit_cast<uint32_t>(m);
+}
+
+}  // namespace
+
+TEST_CASE("abs_max_bits equals max |x| by value on every ISA", "[fast][amax]") {
+  SplitMix64 g(0x77u);
+  for (fast::Isa isa : test::isas()) {
+    long cases = 0, fails = 0;
+    for (size_t n : {size_t{0}, size_t{1}, size_t{15}, size_t{16}, size_t{63},
+                     size_t{64}, size_t{65}, size_t{129}, size_t{1000}}) {
+      for (size_t at = 0; at < n; at += 1 + n / 17) {
+        for (int plant = 0; plant < 4; ++plant) {
+          std::vector<uint32_t> x(n);
+          for (auto& v : x)
+            v = static_cast<uint32_t>(g.next()) & 0xBF7FFFFFu;  // < 2
+          if (n > 1) x[(at + 1) % n] = 0x80000000u;
+          if (n > 2) x[(at + 2) % n] = 0x00000001u;
+          const uint32_t big[] = {0x7F7FFFFFu, 0xFF800000u, 0x7FC00001u,
+                                  0xFFFFFFFFu};
+          x[at] = big[plant];
+          const uint32_t m = fast::abs_max_bits(isa, x.data(), n);
+          const uint32_t want = by_value(x, n);
+          const uint32_t got = m > 0x7F800000u ? 0x7FC00000u : m;
+          ++cases;
+          if (got != want && ++fails <= 5)
+            UNSCOPED_INFO(fmt::format("{} n {} at {}: {:#010x} vs {:#010x}",
+                                      fast::isa_name(isa), n, at, got, want));
+        }
+      }
+    }
+    INFO(fmt::format("{}: {} arrays", fast::isa_name(isa), cases));
+    CHECK(fails == 0);
+    CHECK(fast::abs_max_bits(isa, nullptr, 0) == 0u);
+  }
+}
