@@ -9,6 +9,7 @@
 // portable staged path (Isa::kScalar).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -234,6 +235,34 @@ TEST_CASE("fast MX quantization: matrices rowwise and columnwise",
         CHECK(diff(fr.codes, rr.codes) == "");
         CHECK(diff(fc.scales, rc.scales) == "");
         CHECK(diff(fc.codes, rc.codes) == "");
+      }
+      // Rowwise block counts that are not a multiple of the lanes: the
+      // kernel takes the amaxes of Lanes blocks at once (GroupAbsMax), the
+      // rest one by one.
+      for (int rows : {3, 19, 37}) {
+        const int cols = 2 * B;
+        std::vector<uint32_t> x(static_cast<size_t>(rows) * cols);
+        for (size_t i = 0; i < x.size(); i += static_cast<size_t>(B)) {
+          const auto blk =
+              block_class_case(g.next() % block_class_count(), g, B, elem);
+          std::copy(blk.begin(), blk.end(), x.begin() + static_cast<long>(i));
+        }
+        const MxMatrix fr = mx_quantize_rowwise(p, elem, rows, cols, x);
+        std::string bad;
+        for (size_t b = 0; b < x.size() / static_cast<size_t>(B); ++b) {
+          const auto r = ref_block(
+              p, elem,
+              std::span<const uint32_t>(x).subspan(b * static_cast<size_t>(B),
+                                                   static_cast<size_t>(B)));
+          const bool same =
+              fr.scales[b] == r.scale &&
+              std::equal(r.codes.begin(), r.codes.end(),
+                         fr.codes.begin() + static_cast<long>(b) * B);
+          if (!same && bad.empty())
+            bad = fmt::format("{} {} {} rows: block {} differs", p.name,
+                              desc(elem).name, rows, b);
+        }
+        CHECK(bad == "");
       }
     }
   }

@@ -91,20 +91,34 @@ HWY_INLINE void RowBlock(const MxKern& k, size_t B, uint32_t amax,
   }
 }
 
+// nb blocks in order: the amaxes of Lanes blocks at a time (GroupAbsMax),
+// then each block; the last nb % Lanes blocks one by one.
+template <int M, int Z, bool R>
+void RowsR(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
+           uint8_t* scales, uint8_t* codes) {
+  const size_t N = hn::Lanes(D16());
+  HWY_ALIGN uint32_t am[16];
+  size_t b = 0;
+  for (; b + N <= nb; b += N) {
+    GroupAbsMax(x + b * B, B, am);
+    for (size_t j = 0; j < N; ++j) {
+      const uint32_t* xb = x + (b + j) * B;
+      RowBlock<M, Z, R>(k, B, am[j], xb, scales + b + j, codes + (b + j) * B);
+    }
+  }
+  for (; b < nb; ++b) {
+    const uint32_t* xb = x + b * B;
+    RowBlock<M, Z, R>(k, B, AbsMax(xb, B), xb, scales + b, codes + b * B);
+  }
+}
+
 template <int M, int Z>
 void RowsT(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
            uint8_t* scales, uint8_t* codes) {
-  if (k.half_up || k.code_neg_zero || k.scaled_zero) {
-    for (size_t b = 0; b < nb; ++b) {
-      const uint32_t* xb = x + b * B;
-      RowBlock<M, Z, true>(k, B, AbsMax(xb, B), xb, scales + b, codes + b * B);
-    }
-    return;
-  }
-  for (size_t b = 0; b < nb; ++b) {
-    const uint32_t* xb = x + b * B;
-    RowBlock<M, Z, false>(k, B, AbsMax(xb, B), xb, scales + b, codes + b * B);
-  }
+  if (k.half_up || k.code_neg_zero || k.scaled_zero)
+    RowsR<M, Z, true>(k, B, nb, x, scales, codes);
+  else
+    RowsR<M, Z, false>(k, B, nb, x, scales, codes);
 }
 
 // The per-column constants of w columns from their amaxes (am); bad: the

@@ -109,6 +109,32 @@ HWY_INLINE uint32_t AbsMax(const uint32_t* x, size_t n) {
   return hn::GetLane(hn::MaxOfLanes(d, m));
 }
 
+// The amaxes of Lanes(D16()) consecutive blocks of n elements each (n a
+// multiple of Lanes) into am[0 .. Lanes): each block's lanes are max-ed
+// into one vector, then the vectors are reduced pairwise, ConcatOdd /
+// ConcatEven and Max (lane j of the result is block j): 3 (Lanes - 1)
+// shuffles and maxes for the group instead of a MaxOfLanes per block.
+HWY_INLINE void GroupAbsMax(const uint32_t* x, size_t n, uint32_t* am) {
+  const D16 d;
+  const size_t N = hn::Lanes(d);
+  const V16 abs = hn::Set(d, 0x7FFFFFFFu);
+  V16 v[16];
+  for (size_t j = 0; j < N; ++j) {
+    const uint32_t* xb = x + j * n;
+    V16 m = hn::And(hn::LoadU(d, xb), abs);
+    for (size_t i = N; i < n; i += N)
+      m = hn::Max(m, hn::And(hn::LoadU(d, xb + i), abs));
+    v[j] = m;
+  }
+#if HWY_TARGET != HWY_SCALAR  // one lane: nothing to reduce
+  for (size_t w = N; w > 1; w /= 2)
+    for (size_t i = 0; i < w / 2; ++i)
+      v[i] = hn::Max(hn::ConcatOdd(d, v[2 * i + 1], v[2 * i]),
+                     hn::ConcatEven(d, v[2 * i + 1], v[2 * i]));
+#endif
+  hn::StoreU(v[0], d, am);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace mxc::fast::detail
 HWY_AFTER_NAMESPACE();
