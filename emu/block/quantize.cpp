@@ -592,6 +592,14 @@ Nvfp4Block nvfp4_with_amax(const Nvfp4Profile& p, uint32_t s_enc,
 
 }  // namespace
 
+namespace {
+std::atomic<uint64_t> nvfp4_reference_blocks{0};
+}  // namespace
+
+uint64_t nvfp4_reference_block_calls() {
+  return nvfp4_reference_blocks.load();
+}
+
 Nvfp4Block nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
                                 std::span<const uint32_t> x,
                                 std::span<const uint32_t> rbits) {
@@ -611,6 +619,7 @@ Nvfp4Block nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
       return b;
     }
   }
+  nvfp4_reference_blocks.fetch_add(1, std::memory_order_relaxed);
   return nvfp4_with_amax(p, s_enc, nan_max_amax(x, p.amax_ignores_nan), x,
                          rbits);
 }

@@ -60,6 +60,10 @@ uint32_t nvfp4_tensor_scale(const Nvfp4Profile& p, uint32_t amax_tensor);
 Nvfp4Block nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
                                 std::span<const uint32_t> x,
                                 std::span<const uint32_t> rbits = {});
+// How many blocks nvfp4_quantize_block computed by its reference code in
+// this process (the fast path declined, or rbits given; a test hook like
+// mx_encode_element_calls).
+uint64_t nvfp4_reference_block_calls();
 // q * s exactly, divided by S_enc, rounded once to f32 (RNE).
 std::vector<uint32_t> nvfp4_dequantize_block(const Nvfp4Block& b,
                                              uint32_t s_enc);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -67,6 +68,67 @@ std::pair<int, int> exact_bytes(const MxProfile& p) {
   return {0, 254};
 }
 
+// What the profile's apply rule multiplies an element by under scale byte
+// s, when that is an exact f32 multiplier rounded once (the product, or a
+// quotient by the multiplier's exact reciprocal): 2^d (kPow2), or a
+// product that is a zero with x's sign (kZero: TE's exp2f_rcp at byte 254
+// multiplies by +0; a division by +Inf, torchao 0.18's (255 << 23) and
+// compressed-tensors' 2^128 at byte 255). kFill: the NaN scale under a
+// rule whose every element is then one and the same NaN whatever x is:
+// x times a NaN multiplier (kF32MulPow2, kF32MulPow2Byte0One, kF32MulRcp:
+// emu/arith.h, NaN results are canonical) or microxcaling's x / 2^NaN
+// (quantize.cpp microxcaling_element returns kF32Nan first), so the code
+// is one constant (fill_code). kNone keeps the reference: kExactDivide's
+// NaN scale (the NaN keeps x's sign) and TE's byte 255 (a -Inf
+// multiplier: -Inf or, for x = 0, NaN).
+struct ByteMult {
+  enum Kind : uint8_t { kNone, kPow2, kZero, kFill } kind = kNone;
+  int d = 0;
+};
+ByteMult byte_mult(const MxProfile& p, int s) {
+  if (s == 255) {
+    switch (p.apply) {
+      case ApplyRule::kF32DivMinNormal:
+      case ApplyRule::kF32DivPow2CtFp4:
+        return {ByteMult::kZero, 0};
+      case ApplyRule::kF32MulPow2:
+      case ApplyRule::kF32MulPow2Byte0One:
+      case ApplyRule::kF32MulRcp:
+      case ApplyRule::kF32FloorHalfUp:
+        return {ByteMult::kFill, 0};
+      case ApplyRule::kExactDivide:
+      case ApplyRule::kF32MulTeRcp:
+        break;
+    }
+    return {};
+  }
+  if (s == 0 && (p.apply == ApplyRule::kF32MulTeRcp ||
+                 p.apply == ApplyRule::kF32MulPow2Byte0One))
+    return {ByteMult::kPow2, 0};  // multiplies by 1.0
+  if (s == 0 && p.apply == ApplyRule::kF32DivMinNormal)
+    return {ByteMult::kPow2, 126};  // divides by 2^-126
+  if (s == 254 && p.apply == ApplyRule::kF32MulTeRcp)
+    return {ByteMult::kZero, 0};
+  return {ByteMult::kPow2, 127 - s};
+}
+
+// The code of every element under a kFill byte: mx_encode_element's cast
+// of that NaN (cast_f32: nan_elem_to_zero, else the conversion; microxcaling
+// converts its kF32Nan directly), then its -0 code rule.
+uint32_t fill_code(const MxProfile& p, Fmt elem) {
+  RoundSpec r;
+  r.mode = p.elem_round;
+  r.overflow = p.elem_overflow;
+  uint64_t code = 0;
+  if (p.apply == ApplyRule::kF32FloorHalfUp) {
+    code = convert(Fmt::kF32, elem, 0x7FFFFFFFu, r);
+  } else if (!p.nan_elem_to_zero) {
+    code = convert(Fmt::kF32, elem, canonical_nan(Fmt::kF32), r);
+  }
+  if (p.neg_zero_to_pos && code == desc(elem).sign_mask()) code = 0;
+  return static_cast<uint32_t>(code);
+}
+
 void build_fused(ScaleTab& t, const MxProfile& p, Fmt elem) {
   for (int E = 0; E < 256; ++E) {
     t.etab[E] = {t.thr[E], t.lo[E], t.hi[E], t.slow[E], 0};
@@ -79,16 +141,34 @@ void build_fused(ScaleTab& t, const MxProfile& p, Fmt elem) {
       p.apply == ApplyRule::kExactDivide ||
       (t.plan.covered && t.plan.inf[0] == t.ek.max_enc &&
        t.plan.inf[1] == (static_cast<uint32_t>(t.ek.max_enc) | t.ek.sign_bit));
-  const auto [s_lo, s_hi] = exact_bytes(p);
   for (int s = 0; s < 256; ++s) {
     detail::SConst& c = t.sc[s];
-    c = {0x3F800000u, 0x3F800000u, 0, -1};
-    const int d = 127 - s;
-    if (s < s_lo || s > s_hi || !detail::conv_const(t.ek, d, c)) {
+    c = {0x3F800000u, 0x3F800000u, 0, -1, detail::kOneF32, 0, 0};
+    const ByteMult bm = byte_mult(p, s);
+    if (bm.kind == ByteMult::kFill) {
+      c.lim = 254;
+      c.fill = fill_code(p, elem);
+      c.special = true;
+      continue;
+    }
+    if (bm.kind == ByteMult::kZero) {
+      // Every element x * (+0) = +-0: MAX = 0 makes a = 0 and the code a
+      // zero with x's sign, as the reference's cast of +-0; the zero rules
+      // take every finite input.
+      c.lim = 254;
+      c.zl = 0x7F800000u;
+      continue;
+    }
+    const int d = bm.d;
+    if (bm.kind == ByteMult::kNone || !detail::conv_const_scaled(t.ek, d, c)) {
       c.lim = -1;
       continue;
     }
     c.lim = inf_sat ? 254 : std::min(254, 254 - d);
+    c.mul = d >= -126 ? static_cast<uint32_t>(d + 127) << 23
+                      : uint32_t{1} << (d + 149);
+    c.zl = detail::zero_below(d) + 1;
+    c.special = c.ps != detail::kOneF32;
   }
 }
 
@@ -185,6 +265,7 @@ bool fused_takes(const MxProfile& p) {
 struct ZeroStep {
   bool code_neg_zero = false, scaled_zero = false;
   uint8_t neg_zero_code = 0;
+  const detail::SConst* sc = nullptr;  // [256]: the limits (SConst::zl)
 };
 
 using detail::zero_below;
@@ -198,13 +279,14 @@ ZeroStep zero_step(const MxProfile& p, Fmt elem) {
   // mx_quantize_block.
   if (z.code_neg_zero)
     z.neg_zero_code = static_cast<uint8_t>(desc(elem).sign_mask());
+  if (z.scaled_zero) z.sc = scale_tab(p, elem).sc;
   return z;
 }
 
 // |x| below this (f32 bits) gives code 0 under scale byte s; 0 (nothing)
 // for the NaN scale, whose blocks the reference wrote.
 inline uint32_t zero_limit(const ZeroStep& z, uint8_t s) {
-  return z.scaled_zero && s != 0xFF ? zero_below(s) + 1 : 0u;
+  return z.scaled_zero ? z.sc[s].zl : 0u;
 }
 
 // Plain loops the compiler vectorizes (a -0 code, then the inputs).
@@ -363,14 +445,41 @@ detail::MxKern kern(const MxProfile& p, Fmt elem) {
 struct Ctx {
   detail::MxStage st;
   const Plan* plan;
+  // Whether patch computes the elements the staging cannot scale by the
+  // hardware product (patch_by_product).
+  bool by_product;
   const MxProfile& p() const { return *st.k.p; }
 };
+
+// The elements that the staging's exponent-field add cannot scale (an
+// f32-subnormal input, or a product that is f32-subnormal or overflows),
+// under a byte s in exact_bytes: every apply rule but kExactDivide forms
+// y = fl(x * 2^(127 - s)) in binary32 (exact_bytes: a product by that
+// power of two, or a quotient by its exact reciprocal, rounded once), and
+// the hardware multiply (IEEE, round to nearest even, no flush to zero, as
+// the fused kernels assume) by 2^(127 - s) as an f32 (detail::half_up_mul,
+// 2^-127 subnormal for 254) rounds the same real number once; then the
+// cast is run_plan_one (bit-identical to convert for every f32 input,
+// subnormals and Inf included), the zero rules (ZeroStep) and
+// microxcaling's step after it, as for every element. kExactDivide rounds
+// x * 2^d once, to the element: fl() differs from it only for an
+// f32-subnormal product, below 2^-126, far under half the element's
+// smallest quantum (2^-17 for E5M2), which every rounding to nearest and
+// toward zero takes to the zero with x's sign either way; other roundings
+// (directed away from zero) and an overflowed product (Inf: the format's
+// overflow rule on an exact value) keep the per-element reference.
+bool patch_by_product(const MxProfile& p) {
+  if (p.apply != ApplyRule::kExactDivide) return true;
+  return p.elem_round == Round::kRNE || p.elem_round == Round::kRNA ||
+         p.elem_round == Round::kRNZ || p.elem_round == Round::kRZ;
+}
 
 Ctx make_ctx(const MxProfile& p, Fmt elem) {
   const auto [s_lo, s_hi] = exact_bytes(p);
   return Ctx{
       {kern(p, elem), static_cast<uint32_t>(s_lo), static_cast<uint32_t>(s_hi)},
-      &scale_tab(p, elem).plan};
+      &scale_tab(p, elem).plan,
+      patch_by_product(p)};
 }
 
 inline bool elem_fast(uint32_t v, int32_t d) {
@@ -381,13 +490,51 @@ inline bool elem_fast(uint32_t v, int32_t d) {
 
 constexpr size_t kChunk = 2048;  // elements staged per run_plan call
 
+bool finite(const uint32_t* x, size_t stride, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    if ((x[i * stride] & 0x7FFFFFFFu) >= 0x7F800000u) return false;
+  return true;
+}
+
+// flag 1: the elements the staging could not scale (patch_by_product);
+// flag 2: a byte outside exact_bytes, the whole block by the reference.
 void patch(const Ctx& c, uint8_t flag, uint8_t s, const uint32_t* x,
            size_t stride, size_t n, uint8_t* codes, size_t cstride) {
   const int32_t d = 127 - int32_t{s};
+  const bool exact_divide = c.p().apply == ApplyRule::kExactDivide;
+  const float mul = std::bit_cast<float>(detail::half_up_mul(s));
+  // A byte outside exact_bytes whose multiplier is modelled (byte_mult:
+  // 1.0, 2^126, +0): every element is y = fl(x * mul), the rule's
+  // product, cast by the plan.
+  // Finite blocks only (NaN and Inf elements keep the reference).
+  const detail::SConst& sc = c.st.k.sc[s];
+  if (flag == 2 && sc.fill != 0x100 && finite(x, stride, n)) {
+    for (size_t i = 0; i < n; ++i)
+      codes[i * cstride] = static_cast<uint8_t>(sc.fill);
+    return;
+  }
+  if (flag == 2 && sc.lim >= 0 && c.p().apply != ApplyRule::kExactDivide &&
+      finite(x, stride, n)) {
+    const float m2 = std::bit_cast<float>(sc.mul);
+    for (size_t i = 0; i < n; ++i)
+      codes[i * cstride] = run_plan_one(
+          *c.plan,
+          std::bit_cast<uint32_t>(std::bit_cast<float>(x[i * stride]) * m2));
+    return;
+  }
   for (size_t i = 0; i < n; ++i) {
     const uint32_t v = x[i * stride];
-    if (flag == 2 || !elem_fast(v, d))
+    if (flag == 2 || !elem_fast(v, d)) {
+      if (flag == 1 && c.by_product && (v & 0x7FFFFFFFu) < 0x7F800000u) {
+        const uint32_t y =
+            std::bit_cast<uint32_t>(std::bit_cast<float>(v) * mul);
+        if (!exact_divide || (y & 0x7FFFFFFFu) < 0x7F800000u) {
+          codes[i * cstride] = run_plan_one(*c.plan, y);
+          continue;
+        }
+      }
       codes[i * cstride] = mx_encode_element(c.p(), c.st.k.elem, s, v);
+    }
   }
 }
 
@@ -491,6 +638,25 @@ ElemK elem_k(Fmt elem) {
   e.max_f32 = static_cast<uint32_t>(
       convert(elem, Fmt::kF32, static_cast<uint64_t>(e.max_enc)));
   return e;
+}
+
+bool conv_const_scaled(const ElemK& e, int d, SConst& out) {
+  out.ps = kOneF32;
+  if (conv_const(e, d, out)) return true;
+  // The smallest |k| that makes the constants normal (quantize_fused.h:
+  // a' = fl(a * 2^k), the constants of 2^(d - k)); for k < 0, T' at least
+  // 2^(m - 125) so that every a' that rounds is below half the quantum.
+  const int emin = 1 - e.bias;
+  for (int j = 1; j <= 126; ++j) {
+    for (const int k : {j, -j}) {
+      if (k < 0 && emin - (d - k) < e.m - 125) continue;
+      if (conv_const(e, d - k, out)) {
+        out.ps = static_cast<uint32_t>(k + 127) << 23;
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 bool conv_const(const ElemK& e, int d, SConst& out) {

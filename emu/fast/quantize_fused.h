@@ -23,8 +23,31 @@
 //     C = eb + bits(C0), C0 = 2^(emin - d + 23 - m), the encoding is
 //     bits(sum) - C + (eb >> (23 - m));
 //   - the sign is or-ed in at the format's top bit.
-// It needs T, C0 and MAX normal and C <= 2^127 (checked per scale byte;
-// other bytes go to the reference).
+// It needs T, C0 and MAX normal and C <= 2^127 (checked per scale byte).
+//
+// Scale bytes near the ends (block amax from about 2^100 up, or tiny and
+// f32-subnormal amaxes) put T or C outside the normal range. Those blocks
+// run the same conversion on a' = fl(a * 2^k), with the constants of
+// 2^(d - k) (SConst::ps = 2^k, a normal f32; conv_const of d - k), which
+// is the same result:
+//   - k > 0 (small scale bytes): a * 2^k is exact (scaling up does not
+//     round; an overflow to +Inf only happens where the reference's own
+//     product overflows, and min(Inf, MAX') saturates as the reference's
+//     satfinite cast of Inf, checked by SConst::lim as for every byte);
+//   - k < 0 (large bytes): a * 2^k rounds only below 2^-126, and k is
+//     chosen so that T' = T * 2^k >= 2^(m - 125), i.e. 2^-126 is at most a
+//     quarter of the element quantum 2^(E(T') - m) in a''s scale. Those a'
+//     (and the exact a * 2^k they replace) are below half the quantum, so
+//     fl(a' + C0) = C0 and the code is a zero with x's sign under every
+//     rounding the kernels implement: ties to even, toward zero (no tie:
+//     the add's error is -a', not +half the quantum) and away (the error
+//     -a' is not -half the quantum); the reference (y = fl(x * 2^d) then
+//     the cast, or the exact quotient) rounds the same tiny value to the
+//     same signed zero. The element rules that look at x itself (the zero
+//     rules' limit zero_below(s), microxcaling's half_up_sub on x) read
+//     the unscaled x; microxcaling's "below T" test compares a' with T',
+//     the same set (a < T <=> a' < T': exact for k > 0; for k < 0 every
+//     a' that rounded is at most 2^-126 < T').
 #pragma once
 
 #include <bit>
@@ -49,9 +72,25 @@ struct EScale {
 // lim: the largest biased exponent of amax for which the fused conversion
 // equals the reference (-1: never, the block's elements go to
 // mx_encode_element).
+constexpr uint32_t kOneF32 = 0x3F800000u;
 struct SConst {
   uint32_t t, c0, max;
   int32_t lim;
+  // The pre-scale 2^k above as f32 bits; 1.0 (kOneF32) for the bytes whose
+  // constants are normal as they are (every byte but those near the ends).
+  uint32_t ps = kOneF32;
+  // The apply rule's multiplier for this byte as f32 bits (quantize_fast.cpp
+  // byte_mult: 2^d, or +0 where the rule's product is a zero), and the zero
+  // rules' limit: inputs with |x| below zl (f32 bits) give code 0 under
+  // scaled_zero (zero_below(d) + 1; every finite x for a zero multiplier;
+  // 0 for the bytes whose blocks the reference writes).
+  uint32_t mul = 0, zl = 0;
+  // 0x100: none; else every element's code (a NaN multiplier: each product
+  // is the canonical NaN, quantize_fast.cpp byte_mult kFill).
+  uint32_t fill = 0x100;
+  // Whether the kernels take the byte's slower branch: a pre-scale (ps not
+  // 1.0) or a fill.
+  bool special = false;
 };
 
 // One element format's parameters for the conversion above.
@@ -65,6 +104,9 @@ struct ElemK {
 ElemK elem_k(Fmt elem);
 // The constants for a multiplier 2^d; false when C or T is not normal.
 bool conv_const(const ElemK& e, int d, SConst& out);
+// The constants for 2^d, with a pre-scale 2^k (out.ps) where d alone
+// leaves the normal range (the argument above); false when none fits.
+bool conv_const_scaled(const ElemK& e, int d, SConst& out);
 
 struct MxKern {
   const MxProfile* p;
@@ -85,17 +127,17 @@ struct MxKern {
   uint32_t hu_q = 0;
   bool hu_even = false;
   // The element zero rules (quantize_fast.cpp ZeroStep), in registers: the
-  // code neg_zero_code becomes 0 (code_neg_zero), and inputs with |x| at
-  // most zero_below(s) give 0 (scaled_zero).
+  // code neg_zero_code becomes 0 (code_neg_zero), and inputs with |x|
+  // below SConst::zl give 0 (scaled_zero).
   bool code_neg_zero = false, scaled_zero = false;
   uint8_t neg_zero_code = 0;
 };
 
-// The largest |x| (f32 bits) with x * 2^(127 - s) rounding to zero in f32:
-// 2^(-150 - d), d = 127 - s (the tie rounds to the even zero); for d >= 0
-// only a zero (bits 0). s < 255.
-inline uint32_t zero_below(uint8_t s) {
-  const int k = int{s} - 277;
+// The largest |x| (f32 bits) with x * 2^d rounding to zero in f32:
+// 2^(-150 - d) (the tie rounds to the even zero); for d >= 0 only a zero
+// (bits 0). d in [-127, 127].
+inline uint32_t zero_below(int d) {
+  const int k = -150 - d;
   return k < -149   ? 0u
          : k < -126 ? 1u << (k + 149)
                     : static_cast<uint32_t>(k + 127) << 23;

@@ -5,8 +5,11 @@
 // (quantize_simd-inl.h) and narrowed to bytes. Rowwise: a block is B/Lanes
 // contiguous vectors. Columnwise: up to 256 columns per pass, the amax of
 // each column down B rows (rows read in order, contiguous), then the same
-// rows converted with per-column constants. Blocks the kernel does not take
-// go to the reference (mx_block_ref).
+// rows converted with per-column constants. Scale bytes near the ends take
+// a pre-scale by a power of two (quantize_fused.h, SConst::ps). Blocks
+// holding NaN or Inf, and the bytes whose multiplier is not modelled
+// (quantize_fast.cpp byte_mult: a NaN one), go to the reference
+// (mx_block_ref).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "emu/fast/quantize_hwy.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -24,8 +27,18 @@ namespace mxc::fast::detail {
 namespace HWY_NAMESPACE {
 namespace {
 
-// A block's elements under scale byte s with the element rules of MxKern.
-template <int M, int Z>
+// x * 2^k (ps: 2^k as f32 bits), the pre-scale of the bytes near the ends
+// (quantize_fused.h: the conversion of fl(|x| * 2^k) under the constants of
+// 2^(d - k) is the reference's code; the sign is x's).
+HWY_INLINE V16 PreScale(V16 x, V16 ps) {
+  const D16 d;
+  const hn::RebindToFloat<D16> df;
+  return hn::BitCast(d, hn::Mul(hn::BitCast(df, x), hn::BitCast(df, ps)));
+}
+
+// A block's elements under scale byte s with the element rules of MxKern;
+// P: the byte's constants take the pre-scale (SConst::ps).
+template <int M, int Z, bool P = false>
 HWY_INLINE void RowBlockRules(const MxKern& k, size_t B, uint8_t s,
                               const uint32_t* xb, uint8_t* cb) {
   const SConst& c = k.sc[s];
@@ -39,17 +52,19 @@ HWY_INLINE void RowBlockRules(const MxKern& k, size_t B, uint8_t s,
   // zeros give +0) take HalfUpSub, its binary32 steps in the lanes.
   const V16 nz =
       hn::Set(d, k.code_neg_zero ? uint32_t{k.neg_zero_code} : 0x100u);
-  const V16 lim = hn::Set(d, k.scaled_zero ? zero_below(s) + 1 : 0u);
+  const V16 lim = hn::Set(d, k.scaled_zero ? c.zl : 0u);
   const V16 abs = hn::Set(d, 0x7FFFFFFFu);
   const V16 hm = hn::Set(d, half_up_mul(s)), hq = hn::Set(d, k.hu_q);
   const bool half_up = k.half_up;  // locals: not reloaded after stores
   const bool even = k.hu_even;
+  const V16 ps = hn::Set(d, c.ps);
   for (size_t j = 0; j < B; j += N) {
     const V16 x = hn::LoadU(d, xb + j);
     const V16 a = hn::And(x, abs);
-    V16 e = Cvt<M, Z>(x, tt, cc, mm, sign);
+    const V16 xs = P ? PreScale(x, ps) : x;
+    V16 e = Cvt<M, Z>(xs, tt, cc, mm, sign);
     if (half_up) {
-      const auto sub = hn::Lt(a, tt);
+      const auto sub = hn::Lt(P ? hn::And(xs, abs) : a, tt);
       if (!hn::AllFalse(d, sub)) {
         const V16 h = even ? HalfUpSub<true>(x, hm, hq, sign)
                            : HalfUpSub<false>(x, hm, hq, sign);
@@ -77,6 +92,14 @@ HWY_INLINE void RowBlock(const MxKern& k, size_t B, uint32_t amax,
   const SConst& c = k.sc[s];
   if (static_cast<int32_t>(amax >> 23) > c.lim) {
     mx_block_ref(k, xb, 1, B, sb, cb, 1);
+    return;
+  }
+  if (c.special) {  // a byte near the ends: pre-scaled, or a fill
+    if (c.fill != 0x100) {
+      std::fill(cb, cb + B, static_cast<uint8_t>(c.fill));
+    } else {
+      RowBlockRules<M, Z, true>(k, B, s, xb, cb);
+    }
     return;
   }
   const D16 d;
@@ -124,24 +147,35 @@ void RowsT(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
 // The per-column constants of w columns from their amaxes (am); bad: the
 // columns whose block goes to the reference (their lanes get constants
 // that convert everything to 0, overwritten later).
-void ColConsts(const MxKern& k, size_t w, const uint32_t* am, uint8_t* sr,
-               uint32_t* tt, uint32_t* cc, uint32_t* mm, uint8_t* bad) {
+// ps: the columns' pre-scales (SConst::ps); returns whether any is not 1.
+bool ColConsts(const MxKern& k, size_t w, const uint32_t* am, uint8_t* sr,
+               uint32_t* tt, uint32_t* cc, uint32_t* mm, uint32_t* ps,
+               uint8_t* bad) {
+  uint32_t scaled = 0;
   for (size_t j = 0; j < w; ++j) {
     const uint32_t a = am[j];
     tt[j] = 0x3F800000u;
     cc[j] = 0x3F800000u;
     mm[j] = 0;
+    ps[j] = kOneF32;
     bad[j] = 1;
     if (a >= 0x7F800000u) continue;
     const uint8_t s = mx_scale_of(k, a);
     sr[j] = s;
     const SConst& c = k.sc[s];
     if (static_cast<int32_t>(a >> 23) > c.lim) continue;
+    if (c.fill != 0x100) {  // filled after the pass
+      bad[j] = 2;
+      continue;
+    }
     tt[j] = c.t;
     cc[j] = c.c0;
     mm[j] = c.max;
+    ps[j] = c.ps;
+    scaled |= c.ps ^ kOneF32;
     bad[j] = 0;
   }
+  return scaled != 0;
 }
 
 constexpr size_t kWide = 256;  // columns per pass
@@ -155,7 +189,7 @@ void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
              const uint32_t* xr, uint8_t* sr, uint8_t* cr) {
   const D16 d;
   const size_t N = hn::Lanes(d);
-  HWY_ALIGN uint32_t am[kWide], tt[kWide], cc[kWide], mm[kWide];
+  HWY_ALIGN uint32_t am[kWide], tt[kWide], cc[kWide], mm[kWide], ps[kWide];
   uint8_t bad[kWide];
   const V16 abs = hn::Set(d, 0x7FFFFFFFu);
   for (size_t j = 0; j < w; j += N) hn::Store(hn::Zero(d), d, am + j);
@@ -169,7 +203,8 @@ void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
       hn::Store(hn::Max(hn::Load(d, am + j), hn::And(hn::LoadU(d, p + j), abs)),
                 d, am + j);
   }
-  ColConsts(k, w, am, sr, tt, cc, mm, bad);
+  // scaled: some column's byte is near the ends (pre-scaled lanes).
+  const bool scaled = ColConsts(k, w, am, sr, tt, cc, mm, ps, bad);
   const V16 sign = hn::Set(d, k.ek.sign_bit);
   const V16 abs8 = hn::Set(d, 0x7FFFFFFFu);
   // Locals (not reloaded through k after each byte store).
@@ -181,7 +216,7 @@ void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
       hn::Set(d, k.code_neg_zero ? uint32_t{k.neg_zero_code} : 0x100u);
   HWY_ALIGN uint32_t zl[kWide], hm[kWide];
   for (size_t j = 0; j < w; ++j) {
-    zl[j] = k.scaled_zero && bad[j] == 0 ? zero_below(sr[j]) + 1 : 0u;
+    zl[j] = k.scaled_zero && bad[j] == 0 ? k.sc[sr[j]].zl : 0u;
     hm[j] = half_up && bad[j] == 0 ? half_up_mul(sr[j]) : 0u;
   }
   const V16 hq = hn::Set(d, k.hu_q);
@@ -192,11 +227,12 @@ void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
     for (size_t j = 0; j < w; j += N) {
       const V16 x = hn::LoadU(d, p + j);
       const V16 t = hn::Load(d, tt + j);
-      V16 e = Cvt<M, Z>(x, t, hn::Load(d, cc + j), hn::Load(d, mm + j), sign);
+      const V16 xp = scaled ? PreScale(x, hn::Load(d, ps + j)) : x;
+      V16 e = Cvt<M, Z>(xp, t, hn::Load(d, cc + j), hn::Load(d, mm + j), sign);
       if (rules) {
         const V16 a = hn::And(x, abs8);
         if (half_up) {
-          const auto sub = hn::Lt(a, t);
+          const auto sub = hn::Lt(hn::And(xp, abs8), t);
           if (!hn::AllFalse(d, sub)) {
             const V16 hmv = hn::Load(d, hm + j);
             const V16 h = even ? HalfUpSub<true>(x, hmv, hq, sign)
@@ -211,7 +247,10 @@ void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
     }
   }
   for (size_t j = 0; j < w; ++j) {
-    if (bad[j] != 0) mx_block_ref(k, xr + j, xs, B, sr + j, cr + j, cs);
+    if (bad[j] == 1) mx_block_ref(k, xr + j, xs, B, sr + j, cr + j, cs);
+    if (bad[j] == 2)
+      for (size_t i = 0; i < B; ++i)
+        cr[i * cs + j] = static_cast<uint8_t>(k.sc[sr[j]].fill);
   }
 }
 
