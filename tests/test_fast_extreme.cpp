@@ -11,7 +11,8 @@
 // portable path on each ISA), rowwise and columnwise: the codes and scales
 // equal the reference bit for bit, and the fast engine calls neither the
 // per-element MX reference (mx_encode_element_calls) nor the NVFP4
-// reference block (nvfp4_reference_block_calls), except for the cases
+// reference block (nvfp4_reference_block_calls; with stochastic rounding
+// also nvfp4_sr_reference_blocks), except for the cases
 // listed below with the reason (kKeepsReference: none for MX;
 // nvfp4_degenerate: all-subnormal tensors under two NVFP4 rules).
 #include <fmt/format.h>
@@ -31,6 +32,7 @@
 #include "emu/block/quantize.h"
 #include "emu/block/scale.h"
 #include "emu/fast/nvfp4_fast.h"
+#include "emu/fast/nvfp4_sr.h"
 #include "emu/fast/quantize_fast.h"
 #include "test_isas.h"
 #include "test_level.h"
@@ -361,12 +363,53 @@ TEST_CASE("fast NVFP4 quantization: extreme scales, no reference calls",
           expected += 2;
       }
       fast::set_nvfp4_fast_enabled(true);
+      // Stochastic rounding (the profiles that have it, emu/fast/nvfp4_sr.h):
+      // the same blocks with random bits, rowwise and columnwise, against
+      // the reference block with the same bits.
+      std::vector<uint32_t> rb(blocks.size()), rbt(blocks.size());
+      for (auto& v : rb) v = static_cast<uint32_t>(g.next());
+      for (int b = 0; b < rows16; ++b)
+        for (int i = 0; i < 16; ++i)
+          rbt[static_cast<size_t>(i) * rows16 + b] =
+              rb[static_cast<size_t>(b) * 16 + i];
+      const uint64_t sr_before =
+          fast::nvfp4_sr_reference_blocks() + nvfp4_reference_block_calls();
+      const bool sr = fast::nvfp4_quantize_rowwise_sr(
+          p, tv, rows16, 16, blocks.data(), rb.data(), fs.data(), fc.data());
+      uint64_t sr_calls = 0;
+      if (sr) {
+        REQUIRE(fast::nvfp4_quantize_colwise_sr(
+            p, tv, 16, rows16, tr.data(), rbt.data(), cs.data(), cc.data()));
+        sr_calls = fast::nvfp4_sr_reference_blocks() +
+                   nvfp4_reference_block_calls() - sr_before;
+        fast::set_nvfp4_fast_enabled(false);
+        for (int b = 0; b < rows16; ++b) {
+          const size_t o = static_cast<size_t>(b) * 16;
+          const auto x = std::span<const uint32_t>(blocks).subspan(o, 16);
+          const Nvfp4Block r = nvfp4_quantize_block(
+              p, tv, x, std::span<const uint32_t>(rb).subspan(o, 16));
+          bool ok = fs[static_cast<size_t>(b)] == r.scale &&
+                    cs[static_cast<size_t>(b)] == r.scale;
+          for (size_t i = 0; i < 16; ++i)
+            ok = ok && fc[o + i] == r.codes[i] &&
+                 cc[i * static_cast<size_t>(rows16) + static_cast<size_t>(b)] ==
+                     r.codes[i];
+          ++t.cases;
+          if (!ok && ++t.fails <= 5)
+            UNSCOPED_INFO(
+                fmt::format("{} SR tv {:#010x}: block {}", p.name, tv, b));
+        }
+        fast::set_nvfp4_fast_enabled(true);
+      }
       INFO(
           fmt::format("{} tensor amax {:#010x} (value {:#010x}): {} blocks, "
-                      "{} reference blocks, {} listed",
-                      p.name, amax_t, tv, t.cases, calls, expected));
+                      "{} reference blocks, {} listed; stochastic rounding: "
+                      "{}, {} reference blocks",
+                      p.name, amax_t, tv, t.cases, calls, expected,
+                      sr ? "yes" : "no", sr_calls));
       CHECK(t.fails == 0);
       CHECK(calls == expected);
+      CHECK(sr_calls == 0);
       if (expected != 0) {
         CHECK(nvfp4_degenerate(p));
         CHECK(amax_t <= 0x00800000u);

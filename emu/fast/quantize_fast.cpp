@@ -55,7 +55,9 @@ struct ScaleTab {
 // these bytes (TE's exp2f_rcp maps byte 0 to 1.0 and 254 to +0.0; torchao
 // 0.18's division by max(byte << 23, 2^-126) divides by 2^-126 at byte 0:
 // a quotient rounded once equals the product by the exact reciprocal).
-// Blocks with other bytes go to the reference.
+// The staging loop scales by 2^(127 - byte) for these bytes only; the
+// other bytes' blocks are flagged whole (patch, flag 2), which runs them
+// by byte_mult's multiplier or fill code.
 std::pair<int, int> exact_bytes(const MxProfile& p) {
   if (p.apply == ApplyRule::kF32MulTeRcp) return {1, 253};
   if (p.apply == ApplyRule::kF32DivMinNormal) return {1, 254};
@@ -497,7 +499,8 @@ bool finite(const uint32_t* x, size_t stride, size_t n) {
 }
 
 // flag 1: the elements the staging could not scale (patch_by_product);
-// flag 2: a byte outside exact_bytes, the whole block by the reference.
+// flag 2: a byte outside exact_bytes, the whole block: its byte_mult fill
+// code or multiplier (finite blocks), else the reference.
 void patch(const Ctx& c, uint8_t flag, uint8_t s, const uint32_t* x,
            size_t stride, size_t n, uint8_t* codes, size_t cstride) {
   const int32_t d = 127 - int32_t{s};

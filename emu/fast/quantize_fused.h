@@ -197,7 +197,8 @@ void mx_cols_simd(Isa isa, const MxKern& k, size_t B, size_t rows, size_t cols,
                   const uint32_t* x, uint8_t* scales, uint8_t* codes);
 
 // One block the kernel does not take (a NaN or Inf element, or a scale byte
-// outside the fused conversion): the reference, elements `stride` apart.
+// whose multiplier is not modelled: SConst::lim): the reference, elements
+// `stride` apart.
 void mx_block_ref(const MxKern& k, const uint32_t* x, size_t stride, size_t n,
                   uint8_t* scale, uint8_t* codes, size_t cstride);
 // The scale byte for a finite amax (bits < 0x7F800000).
