@@ -148,9 +148,8 @@ void build_fused(ScaleTab& t, const MxProfile& p, Fmt elem) {
     c = {0x3F800000u, 0x3F800000u, 0, -1, detail::kOneF32, 0, 0};
     const ByteMult bm = byte_mult(p, s);
     if (bm.kind == ByteMult::kFill) {
-      c.lim = 254;
-      c.fill = fill_code(p, elem);
-      c.special = true;
+      c.lim = -1;  // RowBlock, ColPass: fill
+      c.fill = static_cast<uint16_t>(fill_code(p, elem));
       continue;
     }
     if (bm.kind == ByteMult::kZero) {
@@ -170,7 +169,6 @@ void build_fused(ScaleTab& t, const MxProfile& p, Fmt elem) {
     c.mul = d >= -126 ? static_cast<uint32_t>(d + 127) << 23
                       : uint32_t{1} << (d + 149);
     c.zl = detail::zero_below(d) + 1;
-    c.special = c.ps != detail::kOneF32;
   }
 }
 

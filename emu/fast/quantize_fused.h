@@ -73,7 +73,7 @@ struct EScale {
 // equals the reference (-1: never, the block's elements go to
 // mx_encode_element).
 constexpr uint32_t kOneF32 = 0x3F800000u;
-struct SConst {
+struct alignas(32) SConst {  // one per 32 bytes: no entry spans two lines
   uint32_t t, c0, max;
   int32_t lim;
   // The pre-scale 2^k above as f32 bits; 1.0 (kOneF32) for the bytes whose
@@ -86,11 +86,9 @@ struct SConst {
   // 0 for the bytes whose blocks the reference writes).
   uint32_t mul = 0, zl = 0;
   // 0x100: none; else every element's code (a NaN multiplier: each product
-  // is the canonical NaN, quantize_fast.cpp byte_mult kFill).
-  uint32_t fill = 0x100;
-  // Whether the kernels take the byte's slower branch: a pre-scale (ps not
-  // 1.0) or a fill.
-  bool special = false;
+  // is the canonical NaN, quantize_fast.cpp byte_mult kFill). Such a byte
+  // has lim -1: the kernels look at fill only for the blocks lim sends off.
+  uint16_t fill = 0x100;
 };
 
 // One element format's parameters for the conversion above.

@@ -15,6 +15,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 // Must come after foreach_target.h.
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "emu/fast/quantize_fused.h"
@@ -91,15 +92,15 @@ HWY_INLINE void RowBlock(const MxKern& k, size_t B, uint32_t amax,
   *sb = s;
   const SConst& c = k.sc[s];
   if (static_cast<int32_t>(amax >> 23) > c.lim) {
-    mx_block_ref(k, xb, 1, B, sb, cb, 1);
-    return;
-  }
-  if (c.special) {  // a byte near the ends: pre-scaled, or a fill
-    if (c.fill != 0x100) {
+    if (c.fill != 0x100) {  // one code for every element (SConst::fill)
       std::fill(cb, cb + B, static_cast<uint8_t>(c.fill));
     } else {
-      RowBlockRules<M, Z, true>(k, B, s, xb, cb);
+      mx_block_ref(k, xb, 1, B, sb, cb, 1);
     }
+    return;
+  }
+  if (c.ps != kOneF32) {  // a byte near the ends: pre-scaled
+    RowBlockRules<M, Z, true>(k, B, s, xb, cb);
     return;
   }
   const D16 d;
@@ -147,31 +148,24 @@ void RowsT(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
 // The per-column constants of w columns from their amaxes (am); bad: the
 // columns whose block goes to the reference (their lanes get constants
 // that convert everything to 0, overwritten later).
-// ps: the columns' pre-scales (SConst::ps); returns whether any is not 1.
+// Returns whether some column's byte takes a pre-scale (SConst::ps).
 bool ColConsts(const MxKern& k, size_t w, const uint32_t* am, uint8_t* sr,
-               uint32_t* tt, uint32_t* cc, uint32_t* mm, uint32_t* ps,
-               uint8_t* bad) {
+               uint32_t* tt, uint32_t* cc, uint32_t* mm, uint8_t* bad) {
   uint32_t scaled = 0;
   for (size_t j = 0; j < w; ++j) {
     const uint32_t a = am[j];
     tt[j] = 0x3F800000u;
     cc[j] = 0x3F800000u;
     mm[j] = 0;
-    ps[j] = kOneF32;
     bad[j] = 1;
     if (a >= 0x7F800000u) continue;
     const uint8_t s = mx_scale_of(k, a);
     sr[j] = s;
     const SConst& c = k.sc[s];
     if (static_cast<int32_t>(a >> 23) > c.lim) continue;
-    if (c.fill != 0x100) {  // filled after the pass
-      bad[j] = 2;
-      continue;
-    }
     tt[j] = c.t;
     cc[j] = c.c0;
     mm[j] = c.max;
-    ps[j] = c.ps;
     scaled |= c.ps ^ kOneF32;
     bad[j] = 0;
   }
@@ -204,7 +198,10 @@ void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
                 d, am + j);
   }
   // scaled: some column's byte is near the ends (pre-scaled lanes).
-  const bool scaled = ColConsts(k, w, am, sr, tt, cc, mm, ps, bad);
+  const bool scaled = ColConsts(k, w, am, sr, tt, cc, mm, bad);
+  if (scaled)
+    for (size_t j = 0; j < w; ++j)
+      ps[j] = bad[j] == 0 ? k.sc[sr[j]].ps : kOneF32;
   const V16 sign = hn::Set(d, k.ek.sign_bit);
   const V16 abs8 = hn::Set(d, 0x7FFFFFFFu);
   // Locals (not reloaded through k after each byte store).
@@ -221,36 +218,53 @@ void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
   }
   const V16 hq = hn::Set(d, k.hu_q);
   const bool even = k.hu_even;
-  for (size_t i = 0; i < B; ++i) {
-    const uint32_t* p = xr + i * xs;
-    uint8_t* q = cr + i * cs;
-    for (size_t j = 0; j < w; j += N) {
-      const V16 x = hn::LoadU(d, p + j);
-      const V16 t = hn::Load(d, tt + j);
-      const V16 xp = scaled ? PreScale(x, hn::Load(d, ps + j)) : x;
-      V16 e = Cvt<M, Z>(xp, t, hn::Load(d, cc + j), hn::Load(d, mm + j), sign);
-      if (rules) {
-        const V16 a = hn::And(x, abs8);
-        if (half_up) {
-          const auto sub = hn::Lt(hn::And(xp, abs8), t);
-          if (!hn::AllFalse(d, sub)) {
-            const V16 hmv = hn::Load(d, hm + j);
-            const V16 h = even ? HalfUpSub<true>(x, hmv, hq, sign)
-                               : HalfUpSub<false>(x, hmv, hq, sign);
-            e = hn::IfThenElse(sub, h, e);
+  // The rows, compiled twice: without the pre-scale (every pass whose
+  // columns' bytes are not near the ends: the loop as before) and with it.
+  auto rows = [&](auto scaled_tag) {
+    constexpr bool kScaled = decltype(scaled_tag)::value;
+    for (size_t i = 0; i < B; ++i) {
+      const uint32_t* p = xr + i * xs;
+      uint8_t* q = cr + i * cs;
+      for (size_t j = 0; j < w; j += N) {
+        const V16 x = hn::LoadU(d, p + j);
+        const V16 t = hn::Load(d, tt + j);
+        V16 xp = x;
+        if constexpr (kScaled) xp = PreScale(x, hn::Load(d, ps + j));
+        V16 e =
+            Cvt<M, Z>(xp, t, hn::Load(d, cc + j), hn::Load(d, mm + j), sign);
+        if (rules) {
+          const V16 a = hn::And(x, abs8);
+          if (half_up) {
+            const auto sub = hn::Lt(hn::And(xp, abs8), t);
+            if (!hn::AllFalse(d, sub)) {
+              const V16 hmv = hn::Load(d, hm + j);
+              const V16 h = even ? HalfUpSub<true>(x, hmv, hq, sign)
+                                 : HalfUpSub<false>(x, hmv, hq, sign);
+              e = hn::IfThenElse(sub, h, e);
+            }
           }
+          e = hn::IfThenZeroElse(hn::Eq(e, nz), e);
+          e = hn::IfThenZeroElse(hn::Lt(a, hn::Load(d, zl + j)), e);
         }
-        e = hn::IfThenZeroElse(hn::Eq(e, nz), e);
-        e = hn::IfThenZeroElse(hn::Lt(a, hn::Load(d, zl + j)), e);
+        StoreBytes(e, q + j);
       }
-      StoreBytes(e, q + j);
     }
+  };
+  if (scaled) {
+    rows(std::true_type{});
+  } else {
+    rows(std::false_type{});
   }
   for (size_t j = 0; j < w; ++j) {
-    if (bad[j] == 1) mx_block_ref(k, xr + j, xs, B, sr + j, cr + j, cs);
-    if (bad[j] == 2)
+    if (bad[j] == 0) continue;
+    // A finite column whose byte has one code for every element
+    // (SConst::fill), else the reference.
+    if (am[j] < 0x7F800000u && k.sc[sr[j]].fill != 0x100) {
       for (size_t i = 0; i < B; ++i)
         cr[i * cs + j] = static_cast<uint8_t>(k.sc[sr[j]].fill);
+    } else {
+      mx_block_ref(k, xr + j, xs, B, sr + j, cr + j, cs);
+    }
   }
 }
 
