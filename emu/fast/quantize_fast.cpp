@@ -169,6 +169,10 @@ void build_fused(ScaleTab& t, const MxProfile& p, Fmt elem) {
     c.mul = d >= -126 ? static_cast<uint32_t>(d + 127) << 23
                       : uint32_t{1} << (d + 149);
     c.zl = detail::zero_below(d) + 1;
+    if (c.ps != detail::kOneF32) {
+      c.lim_ps = static_cast<int16_t>(c.lim);
+      c.lim = -1;
+    }
   }
 }
 
@@ -514,8 +518,8 @@ void patch(const Ctx& c, uint8_t flag, uint8_t s, const uint32_t* x,
       codes[i * cstride] = static_cast<uint8_t>(sc.fill);
     return;
   }
-  if (flag == 2 && sc.lim >= 0 && c.p().apply != ApplyRule::kExactDivide &&
-      finite(x, stride, n)) {
+  if (flag == 2 && (sc.lim >= 0 || sc.lim_ps >= 0) &&
+      c.p().apply != ApplyRule::kExactDivide && finite(x, stride, n)) {
     const float m2 = std::bit_cast<float>(sc.mul);
     for (size_t i = 0; i < n; ++i)
       codes[i * cstride] = run_plan_one(

@@ -89,6 +89,9 @@ struct alignas(32) SConst {  // one per 32 bytes: no entry spans two lines
   // is the canonical NaN, quantize_fast.cpp byte_mult kFill). Such a byte
   // has lim -1: the kernels look at fill only for the blocks lim sends off.
   uint16_t fill = 0x100;
+  // A pre-scaled byte (ps not 1.0) has lim -1 and its limit here, so that
+  // the kernels' common path keeps its one test of lim.
+  int16_t lim_ps = -1;
 };
 
 // One element format's parameters for the conversion above.

@@ -92,15 +92,13 @@ HWY_INLINE void RowBlock(const MxKern& k, size_t B, uint32_t amax,
   *sb = s;
   const SConst& c = k.sc[s];
   if (static_cast<int32_t>(amax >> 23) > c.lim) {
-    if (c.fill != 0x100) {  // one code for every element (SConst::fill)
+    if (static_cast<int32_t>(amax >> 23) <= c.lim_ps) {
+      RowBlockRules<M, Z, true>(k, B, s, xb, cb);  // near the ends: ps
+    } else if (c.fill != 0x100) {                  // one code for every element
       std::fill(cb, cb + B, static_cast<uint8_t>(c.fill));
     } else {
       mx_block_ref(k, xb, 1, B, sb, cb, 1);
     }
-    return;
-  }
-  if (c.ps != kOneF32) {  // a byte near the ends: pre-scaled
-    RowBlockRules<M, Z, true>(k, B, s, xb, cb);
     return;
   }
   const D16 d;
@@ -162,11 +160,13 @@ bool ColConsts(const MxKern& k, size_t w, const uint32_t* am, uint8_t* sr,
     const uint8_t s = mx_scale_of(k, a);
     sr[j] = s;
     const SConst& c = k.sc[s];
-    if (static_cast<int32_t>(a >> 23) > c.lim) continue;
+    if (static_cast<int32_t>(a >> 23) > c.lim) {
+      if (static_cast<int32_t>(a >> 23) > c.lim_ps) continue;
+      scaled = 1;  // near the ends: pre-scaled (SConst::ps)
+    }
     tt[j] = c.t;
     cc[j] = c.c0;
     mm[j] = c.max;
-    scaled |= c.ps ^ kOneF32;
     bad[j] = 0;
   }
   return scaled != 0;
