@@ -183,6 +183,10 @@ void nv_init(NvTab& t, const Nvfp4Profile& p, uint32_t tv) {
   for (int i = 0; i < 16; ++i)
     t.eval[i] = static_cast<uint32_t>(
         convert(Fmt::kE2M1, Fmt::kF32, static_cast<uint64_t>(i)));
+  t.exact_all = true;
+  for (int k = 0; k < t.plan.n_cand; ++k)
+    for (bool e : t.plan.cand[static_cast<size_t>(k)].exact)
+      t.exact_all = t.exact_all && e;
   std::fill(std::begin(t.errv), std::end(t.errv), 0u);
   if (t.plan.n_cand == 2) {
     for (int s = 0; s < 128; ++s)
