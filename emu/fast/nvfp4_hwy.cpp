@@ -175,78 +175,104 @@ HWY_INLINE V16 GroupAbsMax(const uint32_t* x, uint32_t* m) {
   return hn::Load(d, m);
 }
 
-// 4over6, rowwise, N blocks at once: the amaxes and both candidates' scale
-// codes in one vector each; per block and candidate the codes and the error
-// terms, in vectors along the block (the dequantized values from the
-// per-scale-code table t.errv); then the error sums (ErrorSums: per lane,
-// in element order, as the reference) and each block's choice.
-void Rows4over6(const Nvfp4Profile& p, const NvTab& t, size_t nb,
-                const uint32_t* x, uint8_t* scales, uint8_t* codes) {
+// One candidate of 4over6 on N blocks of 16 at xg (scale codes sc, < 0x80
+// or not taken), block j's values at 16 j, elements fl(x * operand): the
+// E2M1 magnitude codes as 32-bit lanes in q (the sign, sign(x) xor
+// sign(operand), is added to the kept candidate's only) and the error terms
+// (in terms). kMse is the plan's err_mse (this loop is the kernel's main
+// cost: no branch in it).
+template <bool kMse>
+HWY_INLINE void CandidateTerms(const NvTab& t, const Nvfp4Candidate& c,
+                               const uint32_t* sc, const uint32_t* xg,
+                               uint32_t* q, float* terms) {
   const D16 d;
   const hn::RebindToFloat<D16> df;
   const hn::RebindToSigned<D16> di;
   const size_t N = hn::Lanes(d);
-  const Nvfp4Plan& pl = t.plan;
-  HWY_ALIGN uint32_t am[16], sc[2][16], take[16], buf[16 * 16];
-  HWY_ALIGN float terms[16 * 16];
-  HWY_ALIGN uint8_t qs[2][16 * 16];
-  const V16 m7 = hn::Set(d, 7u), m8 = hn::Set(d, 8u);
-  // Signed compares (both sides below 2^31).
-  const auto code_max = hn::Set(di, 0x7F), flt_max = hn::Set(di, 0x7F7FFFFF);
+  const V16 sign = hn::Set(d, 0x80000000u), zero = hn::Zero(d);
+  const V16 ct = hn::Set(d, t.ce.t), cc0 = hn::Set(d, t.ce.c0),
+            cmx = hn::Set(d, t.ce.max);
   // The 8 values of a scale code fit one vector from 8 lanes up (a lane
   // permute); narrower vectors gather them.
   const bool permute = N >= 8;
+  for (size_t j = 0; j < N; ++j) {
+    const uint32_t sj = sc[j] & 0x7F;
+    const auto op = hn::BitCast(df, hn::Set(d, c.operand[sj]));
+    const uint32_t* vt = t.errv + 8 * sj;
+    const V16 vtab = hn::LoadU(d, vt);
+    for (size_t i = 0; i < 16; i += N) {
+      const auto xf = hn::BitCast(df, hn::LoadU(d, xg + 16 * j + i));
+      const V16 y = hn::BitCast(d, hn::Mul(xf, op));
+      // The E2M1 magnitude (Cvt<1> with no sign bit).
+      const V16 mag = Cvt<1>(y, ct, cc0, cmx, zero);
+      const V16 ys = hn::And(y, sign);
+      hn::Store(mag, d, q + 16 * j + i);
+      // fl(fl(fl(q * s) * A) / D) from the table (t.errv), the sign of y
+      // (the code's) or-ed in (RNE is symmetric).
+      V16 val = permute ? hn::TableLookupLanes(vtab, hn::IndicesFromVec(d, mag))
+                        : hn::GatherIndex(d, vt, hn::BitCast(di, mag));
+      val = hn::Or(val, ys);
+      const auto diff = hn::Sub(hn::BitCast(df, val), xf);
+      hn::Store(kMse ? hn::Mul(diff, diff) : hn::Abs(diff), df,
+                terms + 16 * j + i);
+    }
+  }
+}
+
+// 4over6, rowwise, N blocks at once: the amaxes and both candidates' scale
+// codes in one vector each; per block and candidate the codes and the error
+// terms, in vectors along the block (CandidateTerms); then the error sums
+// (ErrorSums: per lane, in element order, as the reference) and each
+// block's choice.
+template <bool kMse>
+void Rows4over6T(const Nvfp4Profile& p, const NvTab& t, size_t nb,
+                 const uint32_t* x, uint8_t* scales, uint8_t* codes) {
+  const D16 d;
+  const hn::RebindToSigned<D16> di;
+  const size_t N = hn::Lanes(d);
+  const Nvfp4Plan& pl = t.plan;
+  HWY_ALIGN uint32_t am[16], sc[2][16], take[16], buf[16 * 16];
+  HWY_ALIGN uint32_t qs[2][16 * 16];
+  HWY_ALIGN float terms[16 * 16];
+  // Signed compares (both sides below 2^31).
+  const auto code_max = hn::Set(di, 0x7F), flt_max = hn::Set(di, 0x7F7FFFFF);
   size_t b = 0;
   for (; b + N <= nb; b += N) {
     const uint32_t* xg = x + b * 16;
     const V16 amax = GroupAbsMax(xg, buf);
-    hn::Store(amax, d, am);
     // Blocks the plan does not take (a NaN or Inf, a NaN scale, an operand
     // the plan does not model) run too (no traps; their results are
     // replaced by the reference below).
     auto off = hn::Gt(hn::BitCast(di, amax), flt_max);  // NaN or Inf
-    auto e0 = hn::Zero(df);
     for (size_t k = 0; k < 2; ++k) {
-      const Nvfp4Candidate& c = pl.cand[k];
-      const V16 s = ScaleCodes(t, c, amax);
+      const V16 s = ScaleCodes(t, pl.cand[k], amax);
       hn::Store(s, d, sc[k]);
       off = hn::Or(off, hn::Gt(hn::BitCast(di, s), code_max));
-      for (size_t j = 0; j < N; ++j) {
-        const uint32_t sj = sc[k][j] & 0x7F;
-        const V16 op = hn::Set(d, c.operand[sj]);
-        const uint32_t* vt = t.errv + 8 * sj;
-        const V16 vtab = hn::LoadU(d, vt);
-        for (size_t i = 0; i < 16; i += N) {
-          const V16 xv = hn::LoadU(d, xg + 16 * j + i);
-          const V16 q = ElemCodes(t, c.divide, xv, op);
-          StoreBytes(q, qs[k] + 16 * j + i);
-          // fl(fl(fl(q * s) * A) / D) from the table (t.errv), the sign of
-          // q or-ed in (RNE is symmetric).
-          const V16 mag = hn::And(q, m7);
-          V16 val = permute
-                        ? hn::TableLookupLanes(vtab, hn::IndicesFromVec(d, mag))
-                        : hn::GatherIndex(d, vt, hn::BitCast(di, mag));
-          val = hn::Or(val, hn::ShiftLeft<28>(hn::And(q, m8)));
-          const auto diff = hn::Sub(hn::BitCast(df, val), hn::BitCast(df, xv));
-          const auto term = pl.err_mse ? hn::Mul(diff, diff) : hn::Abs(diff);
-          hn::Store(term, df, terms + 16 * j + i);
-        }
-      }
-      const auto e = ErrorSums(terms);
-      if (k == 0) {
-        e0 = e;
-      } else {
-        // Candidate 1 only when strictly smaller (false with a NaN).
-        const auto one = hn::RebindMask(d, hn::Lt(e, e0));
-        hn::Store(hn::IfThenElseZero(one, hn::Set(d, 1u)), d, take);
-        StoreBytes(hn::IfThenElse(one, hn::Load(d, sc[1]), hn::Load(d, sc[0])),
-                   scales + b);
+    }
+    CandidateTerms<kMse>(t, pl.cand[0], sc[0], xg, qs[0], terms);
+    const auto e0 = ErrorSums(terms);
+    CandidateTerms<kMse>(t, pl.cand[1], sc[1], xg, qs[1], terms);
+    const auto e1 = ErrorSums(terms);
+    // Candidate 1 only when strictly smaller (false with a NaN).
+    const auto one = hn::RebindMask(d, hn::Lt(e1, e0));
+    hn::Store(hn::IfThenElseZero(one, hn::Set(d, 1u)), d, take);
+    StoreBytes(hn::IfThenElse(one, hn::Load(d, sc[1]), hn::Load(d, sc[0])),
+               scales + b);
+    for (size_t j = 0; j < N; ++j) {
+      const uint32_t k = take[j];
+      const uint32_t* qj = qs[k] + 16 * j;
+      // The code's sign, that of y = fl(x * op): sign(x) xor sign(op).
+      const V16 os =
+          hn::Set(d, pl.cand[k].operand[sc[k][j] & 0x7F] & 0x80000000u);
+      for (size_t i = 0; i < 16; i += N) {
+        const V16 xs = hn::And(hn::Xor(hn::LoadU(d, xg + 16 * j + i), os),
+                               hn::Set(d, 0x80000000u));
+        StoreBytes(hn::Or(hn::Load(d, qj + i), hn::ShiftRight<28>(xs)),
+                   codes + (b + j) * 16 + i);
       }
     }
-    for (size_t j = 0; j < N; ++j)
-      std::copy(qs[take[j]] + 16 * j, qs[take[j]] + 16 * j + 16,
-                codes + (b + j) * 16);
     if (hn::AllFalse(di, off) && t.exact_all) continue;
+    hn::Store(amax, d, am);
     for (size_t j = 0; j < N; ++j) {
       if (am[j] >= 0x7F800000u || !Exact(pl.cand[0], sc[0][j]) ||
           !Exact(pl.cand[1], sc[1][j]))
@@ -258,6 +284,22 @@ void Rows4over6(const Nvfp4Profile& p, const NvTab& t, size_t nb,
     if (!nv_block_plan(t, x + b * 16, 1, 16, scales + b, codes + b * 16, 1))
       nv_block_ref(p, t.tv, x + b * 16, 1, scales + b, codes + b * 16, 1);
   }
+}
+
+void Rows4over6(const Nvfp4Profile& p, const NvTab& t, size_t nb,
+                const uint32_t* x, uint8_t* scales, uint8_t* codes) {
+  const Nvfp4Plan& pl = t.plan;
+  // The two-candidate plans nvfp4_plan makes (TE 4over6) multiply and keep
+  // -0; a plan that divides or maps -0 to code 0 would need those steps
+  // here: the portable plan runs it (nv_block_plan, every rule).
+  if (pl.cand[0].divide || pl.cand[1].divide || pl.exact_neg_zero_to_pos) {
+    for (size_t b = 0; b < nb; ++b)
+      if (!nv_block_plan(t, x + b * 16, 1, 16, scales + b, codes + b * 16, 1))
+        nv_block_ref(p, t.tv, x + b * 16, 1, scales + b, codes + b * 16, 1);
+    return;
+  }
+  if (pl.err_mse) return Rows4over6T<true>(p, t, nb, x, scales, codes);
+  Rows4over6T<false>(p, t, nb, x, scales, codes);
 }
 #else
 // HWY_SCALAR (no ConcatEven / ConcatOdd; never dispatched, emu/fast/isa.h:
