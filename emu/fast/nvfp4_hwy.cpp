@@ -5,6 +5,9 @@
 // block one multiply by the table's multiplier and the in-register E2M1
 // conversion (quantize_simd-inl.h). Columnwise: up to 256 columns per pass,
 // the amax down sixteen rows, the multipliers looked up per column.
+// 4over6 rowwise: per block and candidate the codes and error terms along
+// the block, then the terms of N blocks transposed so that each block's
+// error sum is one lane, added in element order (the reference's).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "emu/fast/nvfp4_hwy.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
