@@ -299,9 +299,12 @@ bool nvfp4_quantize_colwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
   const NvTab* t = table(p, s_enc);
   if (t == nullptr) return false;
   const size_t R = static_cast<size_t>(rows), C = static_cast<size_t>(cols);
-  // Two candidates (4over6): the portable plan per column block; the SIMD
-  // kernel runs them rowwise only.
-  if (detail::use_simd() && t->plan.n_cand == 1) {
+  // Two candidates (4over6) whose plan divides or maps -0 to code 0 (none
+  // today): the portable plan per column block (nvfp4_hwy.cpp Rows4over6).
+  const Nvfp4Plan& pl = t->plan;
+  if (detail::use_simd() &&
+      (pl.n_cand == 1 ||
+       !(pl.cand[0].divide || pl.cand[1].divide || pl.exact_neg_zero_to_pos))) {
     detail::nv_cols_simd(fast::fused_isa(), p, *t, R, C, x, scales, codes);
     return true;
   }

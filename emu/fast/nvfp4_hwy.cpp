@@ -364,12 +364,11 @@ constexpr size_t kWide = 256;  // columns per pass
 // 16 rows x w columns (w a multiple of Lanes, at most kWide), input rows xs
 // elements apart, code rows cs bytes apart: the amaxes (rows read in
 // order), the scale codes, the multipliers per column, then the same rows.
-void ColPass(const Nvfp4Profile& p, const NvTab& t, size_t xs, size_t cs,
-             size_t w, const uint32_t* xr, uint8_t* sr, uint8_t* cr) {
+// The amaxes of w columns (a multiple of Lanes) down 16 rows xs apart.
+HWY_INLINE void ColAbsMax(size_t xs, size_t w, const uint32_t* xr,
+                          uint32_t* am) {
   const D16 d;
   const size_t N = hn::Lanes(d);
-  const Nvfp4Candidate& c = t.plan.cand[0];
-  HWY_ALIGN uint32_t am[kWide], enc[kWide], sc[kWide];
   const V16 abs = hn::Set(d, 0x7FFFFFFFu);
   for (size_t j = 0; j < w; j += N) hn::Store(hn::Zero(d), d, am + j);
   for (size_t i = 0; i < 16; ++i) {
@@ -380,6 +379,93 @@ void ColPass(const Nvfp4Profile& p, const NvTab& t, size_t xs, size_t cs,
       hn::Store(hn::Max(hn::Load(d, am + j), hn::And(hn::LoadU(d, q + j), abs)),
                 d, am + j);
   }
+}
+
+#if HWY_TARGET != HWY_SCALAR
+// 4over6 down columns (ColPass's layout): a block is a column, one lane,
+// its elements the 16 rows, so each block's error sum is one lane added
+// row by row, in element order (the reference's). The dequantized values
+// are gathered per lane from t.errv (each column has its own scale code).
+// Plans that multiply and keep -0 only (Rows4over6).
+template <bool kMse>
+void ColPass4over6(const Nvfp4Profile& p, const NvTab& t, size_t xs, size_t cs,
+                   size_t w, const uint32_t* xr, uint8_t* sr, uint8_t* cr) {
+  const D16 d;
+  const hn::RebindToFloat<D16> df;
+  const hn::RebindToSigned<D16> di;
+  const size_t N = hn::Lanes(d);
+  const Nvfp4Plan& pl = t.plan;
+  HWY_ALIGN uint32_t am[kWide], sc[2][kWide], op[2][kWide], row[2][kWide];
+  HWY_ALIGN uint32_t q[2][16 * 16];
+  ColAbsMax(xs, w, xr, am);
+  for (size_t k = 0; k < 2; ++k) {
+    const Nvfp4Candidate& c = pl.cand[k];
+    for (size_t j = 0; j < w; j += N)
+      hn::Store(ScaleCodes(t, c, hn::Load(d, am + j)), d, sc[k] + j);
+    for (size_t j = 0; j < w; ++j) {
+      op[k][j] = c.operand[sc[k][j] & 0x7F];
+      row[k][j] = 8 * (sc[k][j] & 0x7F);
+    }
+  }
+  const V16 sign = hn::Set(d, 0x80000000u), zero = hn::Zero(d);
+  const V16 ct = hn::Set(d, t.ce.t), cc0 = hn::Set(d, t.ce.c0),
+            cmx = hn::Set(d, t.ce.max);
+  const auto errv = reinterpret_cast<const int32_t*>(t.errv);
+  for (size_t j = 0; j < w; j += N) {
+    auto e0 = hn::Zero(df), e1 = hn::Zero(df);
+    for (size_t i = 0; i < 16; ++i) {
+      const auto xf = hn::BitCast(df, hn::LoadU(d, xr + i * xs + j));
+      for (size_t k = 0; k < 2; ++k) {
+        const V16 y = hn::BitCast(
+            d, hn::Mul(xf, hn::BitCast(df, hn::Load(d, op[k] + j))));
+        // The signed E2M1 code, as ElemCodes; the value
+        // fl(fl(fl(q * s) * A) / D) from t.errv with the code's sign.
+        const V16 mag = Cvt<1>(y, ct, cc0, cmx, zero);
+        const V16 ys = hn::And(y, sign);
+        hn::Store(hn::Or(mag, hn::ShiftRight<28>(ys)), d, q[k] + i * N);
+        const auto idx = hn::BitCast(di, hn::Add(hn::Load(d, row[k] + j), mag));
+        const V16 val =
+            hn::Or(hn::BitCast(d, hn::GatherIndex(di, errv, idx)), ys);
+        const auto diff = hn::Sub(hn::BitCast(df, val), xf);
+        const auto term = kMse ? hn::Mul(diff, diff) : hn::Abs(diff);
+        if (k == 0) {
+          e0 = hn::Add(e0, term);
+        } else {
+          e1 = hn::Add(e1, term);
+        }
+      }
+    }
+    // Candidate 1 only when strictly smaller (false with a NaN).
+    const auto one = hn::RebindMask(d, hn::Lt(e1, e0));
+    StoreBytes(
+        hn::IfThenElse(one, hn::Load(d, sc[1] + j), hn::Load(d, sc[0] + j)),
+        sr + j);
+    for (size_t i = 0; i < 16; ++i)
+      StoreBytes(hn::IfThenElse(one, hn::Load(d, q[1] + i * N),
+                                hn::Load(d, q[0] + i * N)),
+                 cr + i * cs + j);
+  }
+  for (size_t j = 0; j < w; ++j) {
+    if (am[j] >= 0x7F800000u || !Exact(pl.cand[0], sc[0][j]) ||
+        !Exact(pl.cand[1], sc[1][j]))
+      nv_block_ref(p, t.tv, xr + j, xs, sr + j, cr + j, cs);
+  }
+}
+#endif
+
+void ColPass(const Nvfp4Profile& p, const NvTab& t, size_t xs, size_t cs,
+             size_t w, const uint32_t* xr, uint8_t* sr, uint8_t* cr) {
+#if HWY_TARGET != HWY_SCALAR
+  if (t.plan.n_cand == 2) {
+    if (t.plan.err_mse) return ColPass4over6<true>(p, t, xs, cs, w, xr, sr, cr);
+    return ColPass4over6<false>(p, t, xs, cs, w, xr, sr, cr);
+  }
+#endif
+  const D16 d;
+  const size_t N = hn::Lanes(d);
+  const Nvfp4Candidate& c = t.plan.cand[0];
+  HWY_ALIGN uint32_t am[kWide], enc[kWide], sc[kWide];
+  ColAbsMax(xs, w, xr, am);
   for (size_t j = 0; j < w; j += N) {
     const V16 s = ScaleCodes(t, c, hn::Load(d, am + j));
     hn::Store(s, d, sc + j);
