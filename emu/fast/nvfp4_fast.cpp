@@ -184,6 +184,10 @@ void nv_init(NvTab& t, const Nvfp4Profile& p, uint32_t tv) {
   for (int i = 0; i < 16; ++i)
     t.eval[i] = static_cast<uint32_t>(
         convert(Fmt::kE2M1, Fmt::kF32, static_cast<uint64_t>(i)));
+  t.exact_all = true;
+  for (int k = 0; k < t.plan.n_cand; ++k)
+    for (bool e : t.plan.cand[static_cast<size_t>(k)].exact)
+      t.exact_all = t.exact_all && e;
   std::fill(std::begin(t.errv), std::end(t.errv), 0u);
   if (t.plan.n_cand == 2) {
     for (int s = 0; s < 128; ++s)
@@ -298,9 +302,12 @@ bool nvfp4_quantize_colwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
   const NvTab* t = nv_table(p, s_enc);
   if (t == nullptr) return false;
   const size_t R = static_cast<size_t>(rows), C = static_cast<size_t>(cols);
-  // Two candidates (4over6): the portable plan per column block; the SIMD
-  // kernel runs them rowwise only.
-  if (detail::use_simd() && t->plan.n_cand == 1) {
+  // Two candidates (4over6) whose plan divides or maps -0 to code 0 (none
+  // today): the portable plan per column block (nvfp4_hwy.cpp Rows4over6).
+  const Nvfp4Plan& pl = t->plan;
+  if (detail::use_simd() &&
+      (pl.n_cand == 1 ||
+       !(pl.cand[0].divide || pl.cand[1].divide || pl.exact_neg_zero_to_pos))) {
     detail::nv_cols_simd(fast::fused_isa(), p, *t, R, C, x, scales, codes);
     return true;
   }

@@ -26,6 +26,9 @@ struct NvTab {
   // constants, by the reference f32_mul / f32_div), padded for a 16-lane
   // load at s = 127.
   uint32_t errv[8 * 128 + 16];
+  // Every candidate's operand exact for every scale code (Nvfp4Candidate::
+  // exact): the kernels need not look each block's codes up.
+  bool exact_all;
 };
 void nv_init(NvTab& t, const Nvfp4Profile& p, uint32_t tv);
 // The table for (p, tensor value), made once and cached per thread, or
