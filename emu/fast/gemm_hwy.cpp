@@ -494,11 +494,38 @@ void EndInstruction(const GemmPlan& p, LaneState& s, size_t l0, size_t n,
 }
 
 // The whole chains of rows m.. m + rows - 1 (rows 1 or 2: two independent
-// chains interleaved), lanes l0.. of column block nb, for a sum32 plan
+// chains interleaved), lanes l0.. of column block nb, for a plan (ChainT32Fits)
 // without c_outside: ChunkT's steps with Finish32's end, C and the bad
 // lanes kept in registers from chunk to chunk, the lane masks of bad and
 // zero operands built only for chunks that have any. kL: L known at
 // compile time (the loops over the products unrolled), 0 for p.L.
+// The chunk's end from the int32 parts of S (the two product accumulators
+// and the addend's term) summed in 64-bit lanes and rounded by PackVec, as
+// Finish: for the chunks of a plan without sum32 whose S may not fit
+// int32.
+HWY_INLINE V32 PackWide(const detail::AccFormat& a, V32 acc0, V32 acc1, V32 ts,
+                        V32 q) {
+  const D32 d;
+  const D64 d64;
+  const DU64 du64;
+  const hn::Rebind<uint32_t, D64> du32h;
+  const hn::RebindToUnsigned<D32> du;
+  HWY_ALIGN int32_t a0[kLanes], a1[kLanes], at[kLanes], aq[kLanes];
+  HWY_ALIGN uint32_t bits[kLanes];
+  hn::Store(acc0, d, a0);
+  hn::Store(acc1, d, a1);
+  hn::Store(ts, d, at);
+  hn::Store(q, d, aq);
+  for (size_t i = 0; i < hn::Lanes(d); i += hn::Lanes(d64)) {
+    const V64 S =
+        hn::Add(Promote(at + i), hn::Add(Promote(a0 + i), Promote(a1 + i)));
+    hn::StoreU(hn::TruncateTo(
+                   du32h, hn::BitCast(du64, PackVec(a, S, Promote(aq + i)))),
+               du32h, bits + i);
+  }
+  return hn::BitCast(d, hn::Load(du, bits));
+}
+
 // The end of a chunk as ChainT32 rounds it: PackRz32 or PackRne16.
 enum class Pack { kRz32, kRne16 };
 
@@ -570,15 +597,30 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
         d, hn::Min(hn::BitCast(du, hn::Add(hn::Sub(emax, a_exp), addend_rs)),
                    hn::Set(du, 31u)));
     const V32 t = ShrV(hn::ShiftLeftSame(a_sig, addend_ls), cnt);
-    const V32 S =
-        hn::Add(hn::IfThenElse(a_neg, hn::Sub(z, t), t), hn::Add(acc0, acc1));
+    const V32 ts = hn::IfThenElse(a_neg, hn::Sub(z, t), t);
+    // S in int32, exact under sum32; otherwise exact where |h| < 2^30 - 4
+    // (|S - 2h| <= 3), and the chunk takes PackWide where a lane has not.
+    const V32 S = hn::Add(ts, hn::Add(acc0, acc1));
     const V32 q = hn::Sub(emax, f);
+    M32 big = hn::Lt(z, z);  // none
+    if (!p.sum32) {
+      const V32 h =
+          hn::Add(hn::ShiftRight<1>(ts),
+                  hn::Add(hn::ShiftRight<1>(acc0), hn::ShiftRight<1>(acc1)));
+      big = hn::Gt(hn::Abs(h), hn::Set(d, (1 << 30) - 4));
+    }
+    const bool wide = !p.sum32 && !hn::AllFalse(d, big);
     // Skipped lanes and zero sums keep C (then zero_sum); the others take
     // the rounded sum r.
-    const M32 skip = hn::Or(bad, hold), szero = hn::Eq(S, z);
+    const M32 skip = hn::Or(bad, hold), szero = hn::AndNot(big, hn::Eq(S, z));
     const M32 live = hn::Not(hn::Or(skip, szero));
-    V32 r = kPack == Pack::kRz32 ? PackRz32(a, S, q, live)
-                                 : PackRne16(a, S, q, live);
+    V32 r;
+    if (wide) {
+      r = PackWide(a, acc0, acc1, ts, q);
+    } else {
+      r = kPack == Pack::kRz32 ? PackRz32(a, S, q, live)
+                               : PackRne16(a, S, q, live);
+    }
     // WriteBack: the zero-sign rule.
     if (positive) r = hn::IfThenZeroElse(hn::Eq(hn::And(r, magmask), z), r);
     const M32 zs = hn::AndNot(skip, szero);
@@ -626,11 +668,13 @@ void ChainT32L(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
       return ChainT32<0, kPack>(p, m0, rows, nb, st, l0);
   }
 }
-// Whether ChainT32 runs the plan: sum32, no c_outside, and a chunk end
+// Whether ChainT32 runs the plan: no c_outside, and a chunk end
 // PackRz32 or PackRne16 rounds (every such table model; the rest take
 // ChunkT).
 bool ChainT32Fits(const GemmPlan& p) {
-  if (!p.sum32 || p.c_outside) return false;
+  // sum32, or int32 product accumulators (not wide) and addend term (F + 1
+  // <= 30) whose sum ChainT32 checks per chunk.
+  if (p.wide || p.F + 1 > 30 || p.c_outside) return false;
   return (rz_in_binary32(detail::acc_format_of(p.rho)) &&
           p.c_fmt == Fmt::kF32) ||
          (p.rho == AccRound::kRneF16 && p.c_fmt == Fmt::kF16);
