@@ -295,8 +295,9 @@ TEST_CASE("fast GEMM equals the reference composition on every model",
             // At least one finite problem per set (one in six has
             // specials: at level 0, two problems are both special in 1 of
             // 36 sets, and then every element rightly takes mma_dot).
-            for (size_t i = 0; i < problems_per_pair() ||
-                               (finite_seen == 0 && i < problems_per_pair() + 32);
+            for (size_t i = 0;
+                 i < problems_per_pair() ||
+                 (finite_seen == 0 && i < problems_per_pair() + 32);
                  ++i) {
               const int M = 1 + static_cast<int>(below(g, 20));
               const int N = 1 + static_cast<int>(below(g, 40));
@@ -516,4 +517,51 @@ TEST_CASE("fast GEMM equals the reference beyond the model table",
   CHECK(f32_sets > 0);
   std::printf("fast GEMM parameter sets: checked on %s\n",
               test::isa_list().c_str());
+}
+
+// Plans without sum32 (L = 16, F = 25: f16/bf16 products of up to 2^27
+// after the shift) whose chunk sums pass 2^31: every operand the format's
+// largest significand at one exponent, one sign per row, so sixteen equal
+// terms sum to just below 2^31, and an addend aligned with them takes the
+// sum past it. ChainT32 takes those chunks through PackWide; the rest of
+// the problem (random operands, later chunks) through the int32 sum.
+TEST_CASE("fast GEMM: chunk sums beyond int32 in the SIMD chain",
+          "[fast][mma][gemm]") {
+  SplitMix64 g(0x6E36);
+  size_t checked = 0;
+  for (const char* name : {"sm90_mma_f16_f32", "sm100_mma_bf16_f32",
+                           "sm90_wgmma_f16_f32", "sm100_tcgen05_f16_f32"}) {
+    const MmaModel& m = *find_mma_model(name);
+    const Fmt f = m.ab_formats[0];
+    // 1.11...1 x 2^7 (f16: 0x5BFF, bf16: 0x437F).
+    const uint64_t big = f == Fmt::kF16 ? 0x5BFF : 0x437F;
+    const uint64_t sign = desc(f).sign_mask();
+    for (ZeroSign zs : {ZeroSign::kIeee, ZeroSign::kPositive}) {
+      const MmaModel mdl = with_zero_rules(m, m.fdpa.zero_exp, zs);
+      GemmProblem p = make_problem(mdl, f, f, 5, 19, 64, GemmLayout::kTN, g);
+      for (int r = 0; r < p.M; ++r)
+        for (int k = 0; k < p.K; ++k)
+          if (r != 2 || (g.next() & 1) != 0)
+            p.A[size_t(r) * p.K + k] = big | (r == 1 ? sign : 0);
+      for (int n = 0; n < p.N; ++n)
+        for (int k = 0; k < p.K; ++k)
+          if (n % 3 != 2) p.B[size_t(n) * p.K + k] = big;
+      // C = (1.11...1 x 2^14, all 24 bits) with the row's sign: aligned
+      // with the products (2^7 x 2^7), its term 2^26 - 4 takes the first
+      // chunk's sum past 2^31 (16 x 2^27 - 2^21 from the products).
+      for (int n = 0; n < p.N; ++n)
+        for (int r = 0; r < p.M; ++r)
+          if (n % 3 != 2)
+            p.C[size_t(n) * p.M + r] = 0x467FFFFFu | (r == 1 ? 0x80000000u : 0);
+      REQUIRE(fast::gemm_covers(mdl, p));
+      const std::vector<uint64_t> ref = reference_gemm(mdl, p);
+      for (fast::Isa isa : test::isas()) {
+        INFO(fmt::format("{} {} isa {}", name, zero_sign_name(zs),
+                         fast::isa_name(isa)));
+        CHECK(fast::gemm_fast(mdl, p, isa) == ref);
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked >= 8);
 }

@@ -688,29 +688,48 @@ std::vector<uint64_t> gemm_fast(const MmaModel& mdl, const GemmProblem& p,
   const bool positive_zero = mdl.fdpa.zero_sign == ZeroSign::kPositive;
   const uint64_t sign = desc(pl.c_fmt).sign_mask();
   std::vector<std::pair<size_t, size_t>> slow;
-  uint32_t c[kLanes];
-  for (size_t nb = 0; nb < pl.nblocks; ++nb) {
-    for (size_t m = 0; m < M; ++m) {
-      uint32_t bad = 0;
-      for (int lane = 0; lane < kLanes; ++lane) {
-        const size_t n = nb * kLanes + static_cast<size_t>(lane);
-        const uint64_t v = n < N ? p.C[n * M + m] : 0;
-        if ((v & c_wide) != 0) bad |= 1u << lane;
-        c[lane] = static_cast<uint32_t>(v & ~c_wide);
+  // Row m's C lanes of block nb into c (bad: the over-wide codes), and
+  // back as D.
+  const auto load_c = [&](size_t m, size_t nb, uint32_t* c) {
+    uint32_t bad = 0;
+    for (int lane = 0; lane < kLanes; ++lane) {
+      const size_t n = nb * kLanes + static_cast<size_t>(lane);
+      const uint64_t v = n < N ? p.C[n * M + m] : 0;
+      if ((v & c_wide) != 0) bad |= 1u << lane;
+      c[lane] = static_cast<uint32_t>(v & ~c_wide);
+    }
+    return bad;
+  };
+  const auto store_d = [&](size_t m, size_t nb, const uint32_t* c,
+                           uint32_t bad) {
+    for (int lane = 0; lane < kLanes; ++lane) {
+      const size_t n = nb * kLanes + static_cast<size_t>(lane);
+      if (n >= N) break;
+      if ((bad >> lane) & 1) {
+        slow.emplace_back(m, n);
+      } else if (positive_zero && (c[lane] & ~sign) == 0) {
+        D[n * M + m] = 0;  // ZeroSign::kPositive (an underflowed chunk)
+      } else {
+        D[n * M + m] = c[lane];
       }
+    }
+  };
+  // T/ST plans on SIMD: two rows per kernel call (two chains interleaved).
+  const bool two_rows = simd && !pl.gst;
+  uint32_t c[kLanes], c1[kLanes];
+  for (size_t nb = 0; nb < pl.nblocks; ++nb) {
+    size_t m = 0;
+    for (; two_rows && m + 1 < M; m += 2) {
+      const uint32_t bad0 = load_c(m, nb, c), bad1 = load_c(m + 1, nb, c1);
+      const uint32_t bad = gemm_detail::block2_simd(isa, pl, m, nb, c, c1);
+      store_d(m, nb, c, bad0 | (bad & 0xFFFFu));
+      store_d(m + 1, nb, c1, bad1 | (bad >> kLanes));
+    }
+    for (; m < M; ++m) {
+      uint32_t bad = load_c(m, nb, c);
       bad |= simd ? gemm_detail::block_simd(isa, pl, m, nb, c)
                   : gemm_detail::block_scalar(pl, m, nb, c);
-      for (int lane = 0; lane < kLanes; ++lane) {
-        const size_t n = nb * kLanes + static_cast<size_t>(lane);
-        if (n >= N) break;
-        if ((bad >> lane) & 1) {
-          slow.emplace_back(m, n);
-        } else if (positive_zero && (c[lane] & ~sign) == 0) {
-          D[n * M + m] = 0;  // ZeroSign::kPositive (an underflowed chunk)
-        } else {
-          D[n * M + m] = c[lane];
-        }
-      }
+      store_d(m, nb, c, bad);
     }
   }
   for (const auto& [m, n] : slow)

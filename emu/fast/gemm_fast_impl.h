@@ -100,6 +100,11 @@ bool t_fits_int32(const MmaModel& m, Fmt a_fmt, Fmt b_fmt);
 uint32_t block_scalar(const GemmPlan& p, size_t m, size_t nb, uint32_t* c);
 uint32_t block_simd(Isa isa, const GemmPlan& p, size_t m, size_t nb,
                     uint32_t* c);
+// block_simd for rows m and m + 1 of a T/ST plan at once (two independent
+// chains interleaved): the bad lanes of row m in bits 0..15, of m + 1 in
+// bits 16..31.
+uint32_t block2_simd(Isa isa, const GemmPlan& p, size_t m, size_t nb,
+                     uint32_t* c0, uint32_t* c1);
 // Whether isa's vectors (at most kLanes int32 lanes) divide kLanes.
 bool simd_fits(Isa isa);
 

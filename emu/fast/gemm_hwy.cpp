@@ -14,6 +14,7 @@
 // in range on every ISA (Arm's USHL reads only the count's low byte).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "emu/fast/gemm_hwy.cpp"
+#include <algorithm>
 #include <climits>
 
 #include "emu/fast/fdpa_decode.h"
@@ -262,24 +263,20 @@ void Finish(const GemmPlan& p, LaneState& s, size_t l0, size_t n, size_t m,
             hn::MaskFromVec(hn::BitCast(d, hn::Load(du, zero + l0))));
 }
 
-// BitWidth of int32 lanes 0 <= x < 2^31.
+// BitWidth of int32 lanes 0 <= x < 2^31: b = the binary32 exponent of x
+// (converted with round-to-nearest-even) plus one, which is the bit width
+// or, when x rounded up to a power of two, one more; x < 2^(b - 1) tells
+// that case (then x >= 2^(b - 2): one rounding moves one binade at most).
+// x = 0 gives 0.
 HWY_INLINE V32 BitWidth32(V32 x) {
   const D32 d;
-  V32 u = x, bw = hn::Zero(d);
-#define MXC_BW32_STEP(k)                                              \
-  {                                                                   \
-    const V32 t = hn::ShiftRight<k>(u);                               \
-    const M32 nz = hn::Ne(t, hn::Zero(d));                            \
-    u = hn::IfThenElse(nz, t, u);                                     \
-    bw = hn::Add(bw, hn::IfThenElseZero(nz, hn::Set(d, int32_t{k}))); \
-  }
-  MXC_BW32_STEP(16)
-  MXC_BW32_STEP(8)
-  MXC_BW32_STEP(4)
-  MXC_BW32_STEP(2)
-  MXC_BW32_STEP(1)
-#undef MXC_BW32_STEP
-  return hn::Add(bw, hn::Min(u, hn::Set(d, 1)));
+  const hn::Rebind<float, D32> df;
+  const V32 z = hn::Zero(d), one = hn::Set(d, 1);
+  const V32 b =
+      hn::Sub(hn::ShiftRight<23>(hn::BitCast(d, hn::ConvertTo(df, x))),
+              hn::Set(d, 126));  // 1..32 for x >= 1, -126 for x = 0
+  const M32 up = hn::Eq(ShrV(x, hn::Max(hn::Sub(b, one), z)), z);
+  return hn::Max(hn::Sub(b, hn::IfThenElseZero(up, one)), z);
 }
 
 // PackVec in int32 lanes for |S| < 2^31 (GemmPlan::sum32): the same code
@@ -320,6 +317,78 @@ HWY_INLINE V32 PackVec32(const detail::AccFormat& a, V32 S, V32 q) {
       neg,
       hn::Or(b, hn::Set(d, static_cast<int32_t>(uint32_t{1} << a.sign_bit))),
       b);
+}
+
+// Whether PackRz32 rounds for this accumulator format: round toward zero
+// to P <= 23 fraction bits in binary32's layout (RZ-FP32, RZ-E8M13).
+constexpr bool rz_in_binary32(const detail::AccFormat& a) {
+  return !a.rne && a.P <= 23 && a.P + a.out_shift == 23 && a.emin == -126 &&
+         a.inf << a.out_shift == 0x7F800000u && a.sign_bit == 31;
+}
+
+// PackVec32 for rz_in_binary32 formats by the binary32 conversion: |S|
+// converted (round to nearest even, exact up to 24 bits) and stepped back
+// by one code where it rounded up (the code below it is then the value
+// truncated to 24 bits), its low 23 - P fraction bits cleared (truncation
+// of a truncation), and 2^q applied by adding q to the exponent field.
+// The live lanes (the others' result is not used) whose result is not
+// normal (underflow, overflow) take PackVec32.
+HWY_INLINE V32 PackRz32(const detail::AccFormat& a, V32 S, V32 q, M32 live) {
+  const D32 d;
+  const hn::Rebind<float, D32> df;
+  const V32 mag = hn::Abs(S);  // |S| < 2^31 (sum32)
+  const auto f = hn::ConvertTo(df, mag);
+  const V32 fb = hn::BitCast(d, f);
+  // Rounded up: above |S|, or 2^31 (0x4F000000), which the conversion
+  // back saturates.
+  const M32 up = hn::Or(hn::Gt(hn::ConvertTo(d, f), mag),
+                        hn::Eq(fb, hn::Set(d, 0x4F000000)));
+  const V32 rz = hn::Add(fb, hn::VecFromMask(d, up));  // up: minus one
+  // The result's exponent field, normal in 1..254.
+  const V32 field = hn::Add(hn::ShiftRight<23>(rz), q);
+  const M32 odd =
+      hn::Or(hn::Lt(field, hn::Set(d, 1)), hn::Gt(field, hn::Set(d, 254)));
+  V32 r = hn::And(hn::Add(rz, hn::ShiftLeft<23>(q)),
+                  hn::Set(d, static_cast<int32_t>(~((1u << (23 - a.P)) - 1))));
+  r = hn::Or(r, hn::And(S, hn::Set(d, INT32_MIN)));
+  const M32 slow = hn::And(odd, live);
+  if (!hn::AllFalse(d, slow)) r = hn::IfThenElse(slow, PackVec32(a, S, q), r);
+  return r;
+}
+
+// PackVec32 for RNE-FP16 by the binary32 conversion: |S| rounded to odd
+// at 24 bits (the conversion stepped back where it rounded up, then the
+// last bit set where inexact), scaled by 2^q in the exponent field, then
+// rounded to nearest even at 11 bits (the binary32 to binary16 bit
+// rounding). Round-to-odd at 24 >= 11 + 2 bits followed by round to
+// nearest is the direct round to nearest (Boldo and Melquiond, "Emulation
+// of FMA and correctly rounded sums: proved algorithms using rounding to
+// odd", IEEE TC 2008). The live lanes whose result is not a normal
+// binary16 below 2^16 take PackVec32.
+HWY_INLINE V32 PackRne16(const detail::AccFormat& a, V32 S, V32 q, M32 live) {
+  const D32 d;
+  const hn::Rebind<float, D32> df;
+  const V32 one = hn::Set(d, 1);
+  const V32 mag = hn::Abs(S);  // |S| < 2^31 (sum32)
+  const auto f = hn::ConvertTo(df, mag);
+  const V32 fb = hn::BitCast(d, f), back = hn::ConvertTo(d, f);
+  const M32 sat = hn::Eq(fb, hn::Set(d, 0x4F000000));  // 2^31
+  const M32 up = hn::Or(hn::Gt(back, mag), sat);
+  const M32 inexact = hn::Or(hn::Ne(back, mag), sat);
+  const V32 odd24 = hn::Or(hn::Add(fb, hn::VecFromMask(d, up)),
+                           hn::IfThenElseZero(inexact, one));
+  // The unbiased exponent of the result's leading bit: normal binary16
+  // in -14..15.
+  const V32 e = hn::Add(hn::ShiftRight<23>(odd24), hn::Sub(q, hn::Set(d, 127)));
+  const M32 odd = hn::Or(hn::Lt(e, hn::Set(d, -14)), hn::Gt(e, hn::Set(d, 15)));
+  const V32 x = hn::Add(odd24, hn::ShiftLeft<23>(q));
+  const V32 rounded = hn::Add(
+      x, hn::Add(hn::Set(d, 0xFFF), hn::And(hn::ShiftRight<13>(x), one)));
+  V32 r = hn::Sub(hn::ShiftRight<13>(rounded), hn::Set(d, 112 << 10));
+  r = hn::Or(r, hn::And(hn::ShiftRight<16>(S), hn::Set(d, 0x8000)));
+  const M32 slow = hn::And(odd, live);
+  if (!hn::AllFalse(d, slow)) r = hn::IfThenElse(slow, PackVec32(a, S, q), r);
+  return r;
 }
 
 // The chunk's end when its sum S fits int32 (lanes l0..l0+n, one vector).
@@ -424,7 +493,202 @@ void EndInstruction(const GemmPlan& p, LaneState& s, size_t l0, size_t n,
   hn::Store(hn::IfThenElse(bad, x, r), d, s.c + l0);
 }
 
-void BlockT(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
+// The whole chains of rows m.. m + rows - 1 (rows 1 or 2: two independent
+// chains interleaved), lanes l0.. of column block nb, for a plan (ChainT32Fits)
+// without c_outside: ChunkT's steps with Finish32's end, C and the bad
+// lanes kept in registers from chunk to chunk, the lane masks of bad and
+// zero operands built only for chunks that have any. kL: L known at
+// compile time (the loops over the products unrolled), 0 for p.L.
+// The chunk's end from the int32 parts of S (the two product accumulators
+// and the addend's term) summed in 64-bit lanes and rounded by PackVec, as
+// Finish: for the chunks of a plan without sum32 whose S may not fit
+// int32.
+HWY_INLINE V32 PackWide(const detail::AccFormat& a, V32 acc0, V32 acc1, V32 ts,
+                        V32 q) {
+  const D32 d;
+  const D64 d64;
+  const DU64 du64;
+  const hn::Rebind<uint32_t, D64> du32h;
+  const hn::RebindToUnsigned<D32> du;
+  HWY_ALIGN int32_t a0[kLanes], a1[kLanes], at[kLanes], aq[kLanes];
+  HWY_ALIGN uint32_t bits[kLanes];
+  hn::Store(acc0, d, a0);
+  hn::Store(acc1, d, a1);
+  hn::Store(ts, d, at);
+  hn::Store(q, d, aq);
+  for (size_t i = 0; i < hn::Lanes(d); i += hn::Lanes(d64)) {
+    const V64 S =
+        hn::Add(Promote(at + i), hn::Add(Promote(a0 + i), Promote(a1 + i)));
+    hn::StoreU(hn::TruncateTo(
+                   du32h, hn::BitCast(du64, PackVec(a, S, Promote(aq + i)))),
+               du32h, bits + i);
+  }
+  return hn::BitCast(d, hn::Load(du, bits));
+}
+
+// The end of a chunk as ChainT32 rounds it: PackRz32 or PackRne16.
+enum class Pack { kRz32, kRne16 };
+
+template <size_t kL, Pack kPack>
+void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
+              LaneState* st, size_t l0) {
+  const D32 d;
+  const size_t K = p.K, L = kL != 0 ? kL : static_cast<size_t>(p.L);
+  const V32 z = hn::Zero(d), k31 = hn::Set(d, 31);
+  const detail::AccFormat a = detail::acc_format_of(p.rho);
+  const V32 emax0 = hn::Set(d, INT32_MIN / 2), e_zero = hn::Set(d, p.e_zero);
+  const hn::RebindToUnsigned<D32> du;
+  // The addend's alignment: left by F - c_frac or right by c_frac - F.
+  const int addend_ls = std::max(p.F - p.c_frac, 0);
+  const V32 addend_rs = hn::Set(d, std::max(p.c_frac - p.F, 0));
+  const V32 f = hn::Set(d, p.F);
+  const V32 nan = hn::Set(d, static_cast<int32_t>(p.c_nan));
+  const V32 fmask = hn::Set(d, (1 << p.c_frac) - 1);
+  const V32 magmask = hn::Set(d, static_cast<int32_t>(~p.c_sign));
+  const bool positive = p.zero_sign == ZeroSign::kPositive;
+  // Chunk j of row m: C in and out in c, the bad lanes in bad.
+  // (Inlined: vectors passed by reference stay in registers.)
+  const auto chunk = [&](size_t m, size_t j, V32 & c, M32 & bad, LaneState & s)
+      HWY_ATTR __attribute__((always_inline)) {
+    const size_t k0 = j * L;
+    const uint32_t b_bad = p.b_bad[nb * p.chunks + j];
+    const bool a_bad = p.a_bad[m * p.chunks + j] != 0;
+    if (a_bad || b_bad != 0) bad = hn::Or(bad, LaneMask(b_bad, a_bad, l0));
+    const int32_t* av = &p.a_val[m * K + k0];
+    const int32_t* ae = &p.a_exp[m * K + k0];
+    const int32_t* bv = &p.b_val[(nb * K + k0) * kLanes + l0];
+    const int32_t* be = &p.b_exp[(nb * K + k0) * kLanes + l0];
+    V32 emax = emax0;
+    for (size_t k = 0; k < L; ++k)
+      emax = hn::Max(emax,
+                     hn::Add(hn::Set(d, ae[k]), hn::LoadU(d, be + k * kLanes)));
+    V32 a_sig, a_exp, a_eff;
+    M32 a_special, a_nonzero, a_neg;
+    ReadAddend(p, c, a_sig, a_exp, a_eff, a_special, a_nonzero, a_neg);
+    // HoldSpecials: a NaN/Inf addend is the chunk's result.
+    const M32 hold = hn::AndNot(bad, a_special);
+    if (!hn::AllFalse(d, a_special))
+      c = hn::IfThenElse(hn::And(a_special, hn::Ne(hn::And(c, fmask), z)), nan,
+                         c);
+    const uint32_t b_zero = p.b_zero[nb * p.chunks + j];
+    const bool a_zero = p.a_zero[m * p.chunks + j] != 0;
+    if (a_zero || b_zero != 0)
+      emax = hn::IfThenElse(LaneMask(b_zero, a_zero, l0), hn::Max(emax, e_zero),
+                            emax);
+    emax = hn::Max(emax, a_eff);
+    const auto term = [&](size_t k) HWY_ATTR {
+      const V32 prod =
+          hn::Mul(hn::Set(d, av[k]), hn::LoadU(d, bv + k * kLanes));
+      const V32 e = hn::Add(hn::Set(d, ae[k]), hn::LoadU(d, be + k * kLanes));
+      const V32 v = ShrV(hn::Abs(prod), hn::Min(hn::Sub(emax, e), k31));
+      return hn::IfNegativeThenElse(prod, hn::Sub(z, v), v);
+    };
+    V32 acc0 = z, acc1 = z;
+    size_t k = 0;
+    for (; k + 1 < L; k += 2) {
+      acc0 = hn::Add(acc0, term(k));
+      acc1 = hn::Add(acc1, term(k + 1));
+    }
+    if (k < L) acc0 = hn::Add(acc0, term(k));
+    // The addend's term floor(sig * 2^(F - c_frac - (e_max - e))): e_max
+    // >= e for a nonzero addend, and a zero one's count (unsigned, clamped
+    // to 31) is any.
+    const V32 cnt = hn::BitCast(
+        d, hn::Min(hn::BitCast(du, hn::Add(hn::Sub(emax, a_exp), addend_rs)),
+                   hn::Set(du, 31u)));
+    const V32 t = ShrV(hn::ShiftLeftSame(a_sig, addend_ls), cnt);
+    const V32 ts = hn::IfThenElse(a_neg, hn::Sub(z, t), t);
+    // S in int32, exact under sum32; otherwise exact where |h| < 2^30 - 4
+    // (|S - 2h| <= 3), and the chunk takes PackWide where a lane has not.
+    const V32 S = hn::Add(ts, hn::Add(acc0, acc1));
+    const V32 q = hn::Sub(emax, f);
+    M32 big = hn::Lt(z, z);  // none
+    if (!p.sum32) {
+      const V32 h =
+          hn::Add(hn::ShiftRight<1>(ts),
+                  hn::Add(hn::ShiftRight<1>(acc0), hn::ShiftRight<1>(acc1)));
+      big = hn::Gt(hn::Abs(h), hn::Set(d, (1 << 30) - 4));
+    }
+    const bool wide = !p.sum32 && !hn::AllFalse(d, big);
+    // Skipped lanes and zero sums keep C (then zero_sum); the others take
+    // the rounded sum r.
+    const M32 skip = hn::Or(bad, hold), szero = hn::AndNot(big, hn::Eq(S, z));
+    const M32 live = hn::Not(hn::Or(skip, szero));
+    V32 r;
+    if (wide) {
+      r = PackWide(a, acc0, acc1, ts, q);
+    } else {
+      r = kPack == Pack::kRz32 ? PackRz32(a, S, q, live)
+                               : PackRne16(a, S, q, live);
+    }
+    // WriteBack: the zero-sign rule.
+    if (positive) r = hn::IfThenZeroElse(hn::Eq(hn::And(r, magmask), z), r);
+    const M32 zs = hn::AndNot(skip, szero);
+    c = hn::IfThenElse(hn::Or(skip, zs), c, r);
+    if (hn::AllFalse(d, zs)) return;
+    HWY_ALIGN int32_t zl[kLanes];
+    hn::Store(hn::VecFromMask(d, zs), d, zl + l0);
+    hn::Store(c, d, s.c + l0);
+    for (size_t i = l0; i < l0 + hn::Lanes(d); ++i) {  // a sum of zeros
+      if (zl[i] == 0) continue;
+      s.c[i] = static_cast<int32_t>(zero_sum(p, m, nb, static_cast<int>(i), j,
+                                             static_cast<uint32_t>(s.c[i])));
+    }
+    c = hn::Load(d, s.c + l0);
+  };
+  V32 c0 = hn::Load(d, st[0].c + l0);
+  M32 bad0 = hn::MaskFromVec(hn::Load(d, st[0].bad + l0));
+  if (rows == 1) {
+    for (size_t j = 0; j < p.chunks; ++j) chunk(m0, j, c0, bad0, st[0]);
+  } else {
+    V32 c1 = hn::Load(d, st[1].c + l0);
+    M32 bad1 = hn::MaskFromVec(hn::Load(d, st[1].bad + l0));
+    for (size_t j = 0; j < p.chunks; ++j) {
+      chunk(m0, j, c0, bad0, st[0]);
+      chunk(m0 + 1, j, c1, bad1, st[1]);
+    }
+    hn::Store(c1, d, st[1].c + l0);
+    hn::Store(hn::VecFromMask(d, bad1), d, st[1].bad + l0);
+  }
+  hn::Store(c0, d, st[0].c + l0);
+  hn::Store(hn::VecFromMask(d, bad0), d, st[0].bad + l0);
+}
+
+// ChainT32 with L unrolled where the table's small L have it, and the
+// chunk's end by the binary32 conversion where the format allows it.
+template <Pack kPack>
+void ChainT32L(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
+               LaneState* st, size_t l0) {
+  switch (p.L) {
+    case 4:
+      return ChainT32<4, kPack>(p, m0, rows, nb, st, l0);
+    case 8:
+      return ChainT32<8, kPack>(p, m0, rows, nb, st, l0);
+    default:
+      return ChainT32<0, kPack>(p, m0, rows, nb, st, l0);
+  }
+}
+// Whether ChainT32 runs the plan: no c_outside, and a chunk end
+// PackRz32 or PackRne16 rounds (every such table model; the rest take
+// ChunkT).
+bool ChainT32Fits(const GemmPlan& p) {
+  // sum32, or int32 product accumulators (not wide) and addend term (F + 1
+  // <= 30) whose sum ChainT32 checks per chunk.
+  if (p.wide || p.F + 1 > 30 || p.c_outside) return false;
+  return (rz_in_binary32(detail::acc_format_of(p.rho)) &&
+          p.c_fmt == Fmt::kF32) ||
+         (p.rho == AccRound::kRneF16 && p.c_fmt == Fmt::kF16);
+}
+void ChainT32Any(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
+                 LaneState* st, size_t l0) {
+  if (p.c_fmt == Fmt::kF32)
+    return ChainT32L<Pack::kRz32>(p, m0, rows, nb, st, l0);
+  return ChainT32L<Pack::kRne16>(p, m0, rows, nb, st, l0);
+}
+
+// Chunk j of a T/ST chain for row m, lanes l0.. of column block nb.
+HWY_INLINE void ChunkT(const GemmPlan& p, size_t m, size_t nb, LaneState& s,
+                       size_t l0, size_t j) {
   const D32 d;
   const D64 d64;
   const size_t N = hn::Lanes(d), N64 = hn::Lanes(d64);
@@ -433,7 +697,7 @@ void BlockT(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
   // Whether the addend's aligned term fits int32 (left shifts of its
   // c_frac + 1 significand bits by at most F - c_frac).
   const bool addend32 = p.F + 1 <= 30;
-  for (size_t j = 0; j < p.chunks; ++j) {
+  {
     const size_t k0 = j * L;
     M32 bad = hn::Or(hn::MaskFromVec(hn::Load(d, s.bad + l0)),
                      LaneMask(p.b_bad[nb * p.chunks + j],
@@ -487,7 +751,7 @@ void BlockT(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
           hn::Add(hn::IfThenElse(a_neg, hn::Sub(z, t), t), hn::Add(acc0, acc1));
       Finish32(p, s, l0, N, m, nb, j, S, emax);
       EndInstruction(p, s, l0, N, j);
-      continue;
+      return;
     }
     if (addend32) {
       // The addend's aligned term in int32: sig < 2^(c_frac + 1) shifted
@@ -510,6 +774,21 @@ void BlockT(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
     }
     Finish(p, s, l0, N, m, nb, j);
     EndInstruction(p, s, l0, N, j);
+  }
+}
+
+void BlockT(const GemmPlan& p, size_t m, size_t nb, LaneState& s, size_t l0) {
+  if (ChainT32Fits(p)) return ChainT32Any(p, m, 1, nb, &s, l0);
+  for (size_t j = 0; j < p.chunks; ++j) ChunkT(p, m, nb, s, l0, j);
+}
+
+// Rows m and m + 1 chunk by chunk: two independent chains in one loop body
+// (the out-of-order core overlaps them; one chain's chunks are serial).
+void BlockT2(const GemmPlan& p, size_t m, size_t nb, LaneState* s, size_t l0) {
+  if (ChainT32Fits(p)) return ChainT32Any(p, m, 2, nb, s, l0);
+  for (size_t j = 0; j < p.chunks; ++j) {
+    ChunkT(p, m, nb, s[0], l0, j);
+    ChunkT(p, m + 1, nb, s[1], l0, j);
   }
 }
 
@@ -628,6 +907,28 @@ uint32_t Block(const GemmPlan& p, size_t m, size_t nb, uint32_t* c) {
   return bad;
 }
 
+// Block for rows m and m + 1 (T/ST plans): c0, c1 as Block's c; returns
+// the bad lanes of row m in bits 0..15 and of row m + 1 in bits 16..31.
+uint32_t Block2(const GemmPlan& p, size_t m, size_t nb, uint32_t* c0,
+                uint32_t* c1) {
+  const size_t N = hn::Lanes(D32());
+  LaneState s[2];
+  for (int i = 0; i < kLanes; ++i) {
+    s[0].c[i] = static_cast<int32_t>(c0[i]);
+    s[1].c[i] = static_cast<int32_t>(c1[i]);
+    s[0].bad[i] = s[0].hold[i] = s[1].bad[i] = s[1].hold[i] = 0;
+  }
+  for (size_t l0 = 0; l0 < kLanes; l0 += N) BlockT2(p, m, nb, s, l0);
+  uint32_t bad = 0;
+  for (int i = 0; i < kLanes; ++i) {
+    c0[i] = static_cast<uint32_t>(s[0].c[i]);
+    c1[i] = static_cast<uint32_t>(s[1].c[i]);
+    if (s[0].bad[i] != 0) bad |= 1u << i;
+    if (s[1].bad[i] != 0) bad |= 1u << (i + kLanes);
+  }
+  return bad;
+}
+
 bool Fits() { return kLanes % hn::Lanes(D32()) == 0; }
 
 }  // namespace HWY_NAMESPACE
@@ -640,6 +941,7 @@ HWY_AFTER_NAMESPACE();
 namespace mxc::fast::gemm_detail {
 
 HWY_EXPORT(Block);
+HWY_EXPORT(Block2);
 HWY_EXPORT(Fits);
 
 bool simd_fits(Isa isa) { return MXC_HWY_DISPATCH(Fits, isa)(); }
@@ -647,6 +949,11 @@ bool simd_fits(Isa isa) { return MXC_HWY_DISPATCH(Fits, isa)(); }
 uint32_t block_simd(Isa isa, const GemmPlan& p, size_t m, size_t nb,
                     uint32_t* c) {
   return MXC_HWY_DISPATCH(Block, isa)(p, m, nb, c);
+}
+
+uint32_t block2_simd(Isa isa, const GemmPlan& p, size_t m, size_t nb,
+                     uint32_t* c0, uint32_t* c1) {
+  return MXC_HWY_DISPATCH(Block2, isa)(p, m, nb, c0, c1);
 }
 
 }  // namespace mxc::fast::gemm_detail
