@@ -24,8 +24,13 @@ namespace mxc::fast::detail {
 namespace HWY_NAMESPACE {
 namespace {
 
-// A block's elements under scale byte s with the element rules of MxKern.
-template <int M, int Z>
+// The element zero rules of MxKern as template flags (decided once per
+// call, so that each profile's loop carries only its own steps).
+constexpr int kRuleNegZero = 1, kRuleScaledZero = 2;
+
+// A block's elements under scale byte s with the zero rules R (quantize_fast.cpp
+// ZeroStep): the -0 code becomes 0, inputs below zero_below(s) give 0.
+template <int M, int Z, int R>
 HWY_INLINE void RowBlockRules(const MxKern& k, size_t B, uint8_t s,
                               const uint32_t* xb, uint8_t* cb) {
   const SConst& c = k.sc[s];
@@ -33,39 +38,66 @@ HWY_INLINE void RowBlockRules(const MxKern& k, size_t B, uint8_t s,
   const size_t N = hn::Lanes(d);
   const V16 tt = hn::Set(d, c.t), cc = hn::Set(d, c.c0), mm = hn::Set(d, c.max);
   const V16 sign = hn::Set(d, k.ek.sign_bit);
-  // The element zero rules (quantize_fast.cpp ZeroStep): the -0 code
-  // becomes 0 (nz 0x100: no code), inputs below lim give 0. microxcaling's
-  // rule: elements with |x| < T (x / 2^X below the element's least normal;
-  // zeros give +0) take HalfUpSub, its binary32 steps in the lanes.
-  const V16 nz =
-      hn::Set(d, k.code_neg_zero ? uint32_t{k.neg_zero_code} : 0x100u);
-  const V16 lim = hn::Set(d, k.scaled_zero ? zero_below(s) + 1 : 0u);
+  const V16 nz = hn::Set(d, uint32_t{k.neg_zero_code});
+  const V16 lim = hn::Set(d, zero_below(s) + 1);
   const V16 abs = hn::Set(d, 0x7FFFFFFFu);
-  const V16 hm = hn::Set(d, half_up_mul(s)), hq = hn::Set(d, k.hu_q);
-  const bool half_up = k.half_up;  // locals: not reloaded after stores
-  const bool even = k.hu_even;
   for (size_t j = 0; j < B; j += N) {
     const V16 x = hn::LoadU(d, xb + j);
-    const V16 a = hn::And(x, abs);
     V16 e = Cvt<M, Z>(x, tt, cc, mm, sign);
-    if (half_up) {
-      const auto sub = hn::Lt(a, tt);
-      if (!hn::AllFalse(d, sub)) {
-        const V16 h = even ? HalfUpSub<true>(x, hm, hq, sign)
-                           : HalfUpSub<false>(x, hm, hq, sign);
-        e = hn::IfThenElse(sub, h, e);
-      }
-    }
-    e = hn::IfThenZeroElse(hn::Eq(e, nz), e);
-    e = hn::IfThenZeroElse(hn::Lt(a, lim), e);
+    if constexpr ((R & kRuleNegZero) != 0) e = hn::IfThenZeroElse(hn::Eq(e, nz), e);
+    if constexpr ((R & kRuleScaledZero) != 0)
+      e = hn::IfThenZeroElse(hn::Lt(hn::And(x, abs), lim), e);
     StoreBytes(e, cb + j);
   }
 }
 
-// One block after its amax: the scale byte, then the elements. R: the
-// profile has element rules (MxKern half_up, code_neg_zero, scaled_zero),
-// decided once per call so that the plain loop stays as it was.
-template <int M, int Z, bool R>
+// HalfUpCvt's constants for the element format (quantize_simd-inl.h):
+// tb = bits(2^emin), kf = (254 + M) << 23, kc = bits(2^23) + (tb >> (23 -
+// M)).
+inline uint32_t half_up_tb(const ElemK& e) {
+  return static_cast<uint32_t>(128 - e.bias) << 23;
+}
+inline uint32_t half_up_kf(const ElemK& e) {
+  return static_cast<uint32_t>(254 + e.m) << 23;
+}
+inline uint32_t half_up_kc(const ElemK& e) {
+  return 0x4B000000u + (half_up_tb(e) >> (23 - e.m));
+}
+
+// microxcaling's rule (MxKern::half_up): every element by HalfUpCvt, then
+// the zero rules if the profile has them.
+template <int M, bool kEven>
+HWY_INLINE void RowBlockHalfUp(const MxKern& k, size_t B, uint8_t s,
+                               const uint32_t* xb, uint8_t* cb) {
+  const D16 d;
+  const size_t N = hn::Lanes(d);
+  const V16 mul = hn::Set(d, half_up_mul(s));
+  const V16 tb = hn::Set(d, half_up_tb(k.ek)), kf = hn::Set(d, half_up_kf(k.ek));
+  const V16 kc = hn::Set(d, half_up_kc(k.ek));
+  const V16 mx = hn::Set(d, static_cast<uint32_t>(k.ek.max_enc));
+  const V16 sign = hn::Set(d, k.ek.sign_bit);
+  const bool rules = k.code_neg_zero || k.scaled_zero;
+  const V16 nz =
+      hn::Set(d, k.code_neg_zero ? uint32_t{k.neg_zero_code} : 0x100u);
+  const V16 lim = hn::Set(d, k.scaled_zero ? zero_below(s) + 1 : 0u);
+  const V16 abs = hn::Set(d, 0x7FFFFFFFu);
+  for (size_t j = 0; j < B; j += N) {
+    const V16 x = hn::LoadU(d, xb + j);
+    V16 e = HalfUpCvt<M, kEven>(x, mul, tb, kf, kc, mx, sign);
+    if (rules) {
+      e = hn::IfThenZeroElse(hn::Eq(e, nz), e);
+      e = hn::IfThenZeroElse(hn::Lt(hn::And(x, abs), lim), e);
+    }
+    StoreBytes(e, cb + j);
+  }
+}
+
+// The element loop of RowBlock: R -1 plain (no rules), -2 / -3
+// microxcaling's rule (ties away / to even), else the zero rules R.
+constexpr int kPlain = -1, kHalfUpAway = -2, kHalfUpEven = -3;
+
+// One block after its amax: the scale byte, then the elements.
+template <int M, int Z, int R>
 HWY_INLINE void RowBlock(const MxKern& k, size_t B, uint32_t amax,
                          const uint32_t* xb, uint8_t* sb, uint8_t* cb) {
   if (amax >= 0x7F800000u) {
@@ -79,31 +111,46 @@ HWY_INLINE void RowBlock(const MxKern& k, size_t B, uint32_t amax,
     mx_block_ref(k, xb, 1, B, sb, cb, 1);
     return;
   }
-  const D16 d;
-  const size_t N = hn::Lanes(d);
-  const V16 tt = hn::Set(d, c.t), cc = hn::Set(d, c.c0), mm = hn::Set(d, c.max);
-  const V16 sign = hn::Set(d, k.ek.sign_bit);
-  if constexpr (!R) {
+  if constexpr (R == kPlain) {
+    const D16 d;
+    const size_t N = hn::Lanes(d);
+    const V16 tt = hn::Set(d, c.t), cc = hn::Set(d, c.c0),
+              mm = hn::Set(d, c.max);
+    const V16 sign = hn::Set(d, k.ek.sign_bit);
     for (size_t j = 0; j < B; j += N)
       StoreBytes(Cvt<M, Z>(hn::LoadU(d, xb + j), tt, cc, mm, sign), cb + j);
+  } else if constexpr (R == kHalfUpAway || R == kHalfUpEven) {
+    RowBlockHalfUp<M, R == kHalfUpEven>(k, B, s, xb, cb);
   } else {
-    RowBlockRules<M, Z>(k, B, s, xb, cb);
+    RowBlockRules<M, Z, R>(k, B, s, xb, cb);
   }
 }
 
-template <int M, int Z>
+template <int M, int Z, int R>
 void RowsT(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
            uint8_t* scales, uint8_t* codes) {
-  if (k.half_up || k.code_neg_zero || k.scaled_zero) {
-    for (size_t b = 0; b < nb; ++b) {
-      const uint32_t* xb = x + b * B;
-      RowBlock<M, Z, true>(k, B, AbsMax(xb, B), xb, scales + b, codes + b * B);
-    }
-    return;
-  }
   for (size_t b = 0; b < nb; ++b) {
     const uint32_t* xb = x + b * B;
-    RowBlock<M, Z, false>(k, B, AbsMax(xb, B), xb, scales + b, codes + b * B);
+    RowBlock<M, Z, R>(k, B, AbsMax(xb, B), xb, scales + b, codes + b * B);
+  }
+}
+
+// The rules of k as RowsT's R (microxcaling's rule: see MxRows).
+template <int M, int Z>
+void RowsR(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
+           uint8_t* scales, uint8_t* codes) {
+  const int r = (k.code_neg_zero ? kRuleNegZero : 0) |
+                (k.scaled_zero ? kRuleScaledZero : 0);
+  switch (r) {
+    case kRuleNegZero:
+      return RowsT<M, Z, kRuleNegZero>(k, B, nb, x, scales, codes);
+    case kRuleScaledZero:
+      return RowsT<M, Z, kRuleScaledZero>(k, B, nb, x, scales, codes);
+    case kRuleNegZero | kRuleScaledZero:
+      return RowsT<M, Z, kRuleNegZero | kRuleScaledZero>(k, B, nb, x, scales,
+                                                         codes);
+    default:
+      return RowsT<M, Z, kPlain>(k, B, nb, x, scales, codes);
   }
 }
 
@@ -170,26 +217,28 @@ void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
     zl[j] = k.scaled_zero && bad[j] == 0 ? zero_below(sr[j]) + 1 : 0u;
     hm[j] = half_up && bad[j] == 0 ? half_up_mul(sr[j]) : 0u;
   }
-  const V16 hq = hn::Set(d, k.hu_q);
+  // microxcaling's rule: HalfUpCvt on every element (per-column 2^(127 - s)
+  // in hm; 0 for the columns the reference rewrites).
+  const V16 tb = hn::Set(d, half_up_tb(k.ek)), kf = hn::Set(d, half_up_kf(k.ek));
+  const V16 kc = hn::Set(d, half_up_kc(k.ek));
+  const V16 mx = hn::Set(d, static_cast<uint32_t>(k.ek.max_enc));
   const bool even = k.hu_even;
   for (size_t i = 0; i < B; ++i) {
     const uint32_t* p = xr + i * xs;
     uint8_t* q = cr + i * cs;
     for (size_t j = 0; j < w; j += N) {
       const V16 x = hn::LoadU(d, p + j);
-      const V16 t = hn::Load(d, tt + j);
-      V16 e = Cvt<M, Z>(x, t, hn::Load(d, cc + j), hn::Load(d, mm + j), sign);
+      V16 e;
+      if (half_up) {
+        const V16 hmv = hn::Load(d, hm + j);
+        e = even ? HalfUpCvt<M, true>(x, hmv, tb, kf, kc, mx, sign)
+                 : HalfUpCvt<M, false>(x, hmv, tb, kf, kc, mx, sign);
+      } else {
+        e = Cvt<M, Z>(x, hn::Load(d, tt + j), hn::Load(d, cc + j),
+                      hn::Load(d, mm + j), sign);
+      }
       if (rules) {
         const V16 a = hn::And(x, abs8);
-        if (half_up) {
-          const auto sub = hn::Lt(a, t);
-          if (!hn::AllFalse(d, sub)) {
-            const V16 hmv = hn::Load(d, hm + j);
-            const V16 h = even ? HalfUpSub<true>(x, hmv, hq, sign)
-                               : HalfUpSub<false>(x, hmv, hq, sign);
-            e = hn::IfThenElse(sub, h, e);
-          }
-        }
         e = hn::IfThenZeroElse(hn::Eq(e, nz), e);
         e = hn::IfThenZeroElse(hn::Lt(a, hn::Load(d, zl + j)), e);
       }
@@ -237,11 +286,25 @@ void RowsM(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
            uint8_t* scales, uint8_t* codes) {
   switch (k.ek.m) {
     case 1:
-      return RowsT<1, Z>(k, B, nb, x, scales, codes);
+      return RowsR<1, Z>(k, B, nb, x, scales, codes);
     case 2:
-      return RowsT<2, Z>(k, B, nb, x, scales, codes);
+      return RowsR<2, Z>(k, B, nb, x, scales, codes);
     default:
-      return RowsT<3, Z>(k, B, nb, x, scales, codes);
+      return RowsR<3, Z>(k, B, nb, x, scales, codes);
+  }
+}
+
+// microxcaling's rule (its own ties: HalfUpCvt).
+template <int R>
+void RowsHalfUpM(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
+                 uint8_t* scales, uint8_t* codes) {
+  switch (k.ek.m) {
+    case 1:
+      return RowsT<1, 0, R>(k, B, nb, x, scales, codes);
+    case 2:
+      return RowsT<2, 0, R>(k, B, nb, x, scales, codes);
+    default:
+      return RowsT<3, 0, R>(k, B, nb, x, scales, codes);
   }
 }
 
@@ -261,6 +324,10 @@ void ColsM(const MxKern& k, size_t B, size_t rows, size_t cols,
 void MxRows(const MxKern& k, size_t B, size_t rows, size_t cols,
             const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   const size_t nb = rows * (cols / B);  // rowwise blocks tile x in order
+  if (k.half_up) {
+    if (k.hu_even) return RowsHalfUpM<kHalfUpEven>(k, B, nb, x, scales, codes);
+    return RowsHalfUpM<kHalfUpAway>(k, B, nb, x, scales, codes);
+  }
   if (k.ties == kTiesToZero) return RowsM<1>(k, B, nb, x, scales, codes);
   if (k.ties == kTiesAway) return RowsM<2>(k, B, nb, x, scales, codes);
   RowsM<0>(k, B, nb, x, scales, codes);
