@@ -468,9 +468,9 @@ TEST_CASE("fast MX quantization: microxcaling near powers of two and ties",
           for (int i = 0; i < n; ++i) {
             const uint64_t r = g.next();
             const int k =
-                emin + static_cast<int>((r >> 8) % static_cast<uint64_t>(
-                                                      emax - emin + 1));
-            float a = 0;  // |x| / 2^X, at most 2^emax
+                emin + static_cast<int>((r >> 8) %
+                                        static_cast<uint64_t>(emax - emin + 1));
+            float a = 0;         // |x| / 2^X, at most 2^emax
             if ((r & 1) == 0) {  // 2^k minus j ulps
               a = std::bit_cast<float>((static_cast<uint32_t>(k + 127) << 23) -
                                        static_cast<uint32_t>((r >> 16) % 9));

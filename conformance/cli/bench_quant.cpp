@@ -109,10 +109,11 @@ void quant_set(const std::vector<uint32_t>& x, size_t cols, int reps,
 }
 
 // Every profile (MX at its default element format, or with every_elem at
-// each MX element format; NVFP4 at E2M1), rowwise, through the entry point a caller uses (emu/block/quantize.h,
-// which takes the fast engine or the reference): the rate, the engine that
-// ran ("fast" or "REFERENCE": the rule is not on the fast path yet, issue
-// 22), and the ratio to the fastest row of this table.
+// each MX element format; NVFP4 at E2M1), rowwise, through the entry point a
+// caller uses (emu/block/quantize.h, which takes the fast engine or the
+// reference): the rate, the engine that ran ("fast" or "REFERENCE": the rule
+// is not on the fast path yet, issue 22), and the ratio to the fastest row of
+// this table.
 void profile_rows(const std::vector<uint32_t>& x, size_t cols,
                   bool every_elem) {
   const int R = int(x.size() / cols), C = int(cols);
@@ -168,9 +169,10 @@ void profile_rows(const std::vector<uint32_t>& x, size_t cols,
   double best = 0;
   for (const Row& r : rows) best = std::max(best, r.rate);
   int slow = 0;
-  fmt::print("every profile{}, rowwise, {} KiB of f32 ({} rows x {} columns), "
-             "elements/s and the ratio to the fastest row:\n",
-             every_elem ? " x element" : "", x.size() * 4 / 1024, R, C);
+  fmt::print(
+      "every profile{}, rowwise, {} KiB of f32 ({} rows x {} columns), "
+      "elements/s and the ratio to the fastest row:\n",
+      every_elem ? " x element" : "", x.size() * 4 / 1024, R, C);
   for (const Row& r : rows) {
     fmt::print("{:<58} {:>11.3e}/s   x{:.3f} of the fastest\n", r.what, r.rate,
                r.rate / best);

@@ -28,8 +28,9 @@ namespace {
 // call, so that each profile's loop carries only its own steps).
 constexpr int kRuleNegZero = 1, kRuleScaledZero = 2;
 
-// A block's elements under scale byte s with the zero rules R (quantize_fast.cpp
-// ZeroStep): the -0 code becomes 0, inputs below zero_below(s) give 0.
+// A block's elements under scale byte s with the zero rules R
+// (quantize_fast.cpp ZeroStep): the -0 code becomes 0, inputs below
+// zero_below(s) give 0.
 template <int M, int Z, int R>
 HWY_INLINE void RowBlockRules(const MxKern& k, size_t B, uint8_t s,
                               const uint32_t* xb, uint8_t* cb) {
@@ -44,7 +45,8 @@ HWY_INLINE void RowBlockRules(const MxKern& k, size_t B, uint8_t s,
   for (size_t j = 0; j < B; j += N) {
     const V16 x = hn::LoadU(d, xb + j);
     V16 e = Cvt<M, Z>(x, tt, cc, mm, sign);
-    if constexpr ((R & kRuleNegZero) != 0) e = hn::IfThenZeroElse(hn::Eq(e, nz), e);
+    if constexpr ((R & kRuleNegZero) != 0)
+      e = hn::IfThenZeroElse(hn::Eq(e, nz), e);
     if constexpr ((R & kRuleScaledZero) != 0)
       e = hn::IfThenZeroElse(hn::Lt(hn::And(x, abs), lim), e);
     StoreBytes(e, cb + j);
@@ -72,7 +74,8 @@ HWY_INLINE void RowBlockHalfUp(const MxKern& k, size_t B, uint8_t s,
   const D16 d;
   const size_t N = hn::Lanes(d);
   const V16 mul = hn::Set(d, half_up_mul(s));
-  const V16 tb = hn::Set(d, half_up_tb(k.ek)), kf = hn::Set(d, half_up_kf(k.ek));
+  const V16 tb = hn::Set(d, half_up_tb(k.ek)),
+            kf = hn::Set(d, half_up_kf(k.ek));
   const V16 kc = hn::Set(d, half_up_kc(k.ek));
   const V16 mx = hn::Set(d, static_cast<uint32_t>(k.ek.max_enc));
   const V16 sign = hn::Set(d, k.ek.sign_bit);
@@ -219,7 +222,8 @@ void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
   }
   // microxcaling's rule: HalfUpCvt on every element (per-column 2^(127 - s)
   // in hm; 0 for the columns the reference rewrites).
-  const V16 tb = hn::Set(d, half_up_tb(k.ek)), kf = hn::Set(d, half_up_kf(k.ek));
+  const V16 tb = hn::Set(d, half_up_tb(k.ek)),
+            kf = hn::Set(d, half_up_kf(k.ek));
   const V16 kc = hn::Set(d, half_up_kc(k.ek));
   const V16 mx = hn::Set(d, static_cast<uint32_t>(k.ek.max_enc));
   const bool even = k.hu_even;

@@ -106,7 +106,8 @@ HWY_INLINE V16 HalfUpCvt(V16 x, V16 mul, V16 tb, V16 kf, V16 kc, V16 maxenc,
   const hn::RebindToFloat<D16> df;
   const auto A = hn::Mul(hn::BitCast(df, x), hn::BitCast(df, mul));
   const auto a = hn::Abs(A);
-  const V16 pb = hn::Max(hn::And(hn::BitCast(d, a), hn::Set(d, 0x7F800000u)), tb);
+  const V16 pb =
+      hn::Max(hn::And(hn::BitCast(d, a), hn::Set(d, 0x7F800000u)), tb);
   const auto y = hn::Mul(a, hn::BitCast(df, hn::Sub(kf, pb)));
   const auto half = hn::Set(df, 0.5f);
   const auto r = hn::Floor(hn::Add(y, half));
@@ -117,8 +118,8 @@ HWY_INLINE V16 HalfUpCvt(V16 x, V16 mul, V16 tb, V16 kf, V16 kc, V16 maxenc,
     const auto two24 = hn::Set(df, 16777216.0f);
     const auto u = hn::Sub(y, half);
     const auto tie = hn::Eq(hn::Sub(hn::Add(u, two24), two24), u);
-    code = hn::IfThenElse(hn::RebindMask(d, tie),
-                          hn::Sub(code, hn::Set(d, 1u)), code);
+    code = hn::IfThenElse(hn::RebindMask(d, tie), hn::Sub(code, hn::Set(d, 1u)),
+                          code);
   }
   code = hn::Min(code, maxenc);
   const auto neg = hn::RebindMask(d, hn::Lt(A, hn::Zero(df)));
