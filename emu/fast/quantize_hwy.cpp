@@ -67,8 +67,11 @@ inline uint32_t half_up_kc(const ElemK& e) {
 }
 
 // microxcaling's rule (MxKern::half_up): every element by HalfUpCvt, then
-// the zero rules if the profile has them.
-template <int M, bool kEven>
+// the zero rules if the profile has them. kRne (kEven, FP8 elements, whose
+// blocks seldom reach below the least normal): vectors with no element
+// below T (|x| < 2^(emin + X)) take the cheaper Cvt with ties to even,
+// which equals the rule there (quantize_fast.cpp floor_half_up).
+template <int M, bool kEven, bool kRne = false>
 HWY_INLINE void RowBlockHalfUp(const MxKern& k, size_t B, uint8_t s,
                                const uint32_t* xb, uint8_t* cb) {
   const D16 d;
@@ -84,9 +87,16 @@ HWY_INLINE void RowBlockHalfUp(const MxKern& k, size_t B, uint8_t s,
       hn::Set(d, k.code_neg_zero ? uint32_t{k.neg_zero_code} : 0x100u);
   const V16 lim = hn::Set(d, k.scaled_zero ? zero_below(s) + 1 : 0u);
   const V16 abs = hn::Set(d, 0x7FFFFFFFu);
+  const SConst& c = k.sc[s];
+  const V16 tt = hn::Set(d, c.t), cc = hn::Set(d, c.c0), mm = hn::Set(d, c.max);
   for (size_t j = 0; j < B; j += N) {
     const V16 x = hn::LoadU(d, xb + j);
-    V16 e = HalfUpCvt<M, kEven>(x, mul, tb, kf, kc, mx, sign);
+    V16 e;
+    if (kRne && hn::AllFalse(d, hn::Lt(hn::And(x, abs), tt))) {
+      e = Cvt<M, kTiesEven>(x, tt, cc, mm, sign);
+    } else {
+      e = HalfUpCvt<M, kEven>(x, mul, tb, kf, kc, mx, sign);
+    }
     if (rules) {
       e = hn::IfThenZeroElse(hn::Eq(e, nz), e);
       e = hn::IfThenZeroElse(hn::Lt(hn::And(x, abs), lim), e);
@@ -97,7 +107,8 @@ HWY_INLINE void RowBlockHalfUp(const MxKern& k, size_t B, uint8_t s,
 
 // The element loop of RowBlock: R -1 plain (no rules), -2 / -3
 // microxcaling's rule (ties away / to even), else the zero rules R.
-constexpr int kPlain = -1, kHalfUpAway = -2, kHalfUpEven = -3;
+constexpr int kPlain = -1, kHalfUpAway = -2, kHalfUpEven = -3,
+              kHalfUpEvenRne = -4;
 
 // One block after its amax: the scale byte, then the elements.
 template <int M, int Z, int R>
@@ -122,8 +133,10 @@ HWY_INLINE void RowBlock(const MxKern& k, size_t B, uint32_t amax,
     const V16 sign = hn::Set(d, k.ek.sign_bit);
     for (size_t j = 0; j < B; j += N)
       StoreBytes(Cvt<M, Z>(hn::LoadU(d, xb + j), tt, cc, mm, sign), cb + j);
-  } else if constexpr (R == kHalfUpAway || R == kHalfUpEven) {
-    RowBlockHalfUp<M, R == kHalfUpEven>(k, B, s, xb, cb);
+  } else if constexpr (R == kHalfUpAway) {
+    RowBlockHalfUp<M, false>(k, B, s, xb, cb);
+  } else if constexpr (R == kHalfUpEven || R == kHalfUpEvenRne) {
+    RowBlockHalfUp<M, true, R == kHalfUpEvenRne>(k, B, s, xb, cb);
   } else {
     RowBlockRules<M, Z, R>(k, B, s, xb, cb);
   }
@@ -329,6 +342,11 @@ void MxRows(const MxKern& k, size_t B, size_t rows, size_t cols,
             const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   const size_t nb = rows * (cols / B);  // rowwise blocks tile x in order
   if (k.half_up) {
+    // FP8 (emax - emin >= 8): most vectors have no element below T.
+    const int emin = 1 - k.ek.bias;
+    const int emax = static_cast<int>(k.ek.max_f32 >> 23) - 127;
+    if (k.hu_even && emax - emin >= 8)
+      return RowsHalfUpM<kHalfUpEvenRne>(k, B, nb, x, scales, codes);
     if (k.hu_even) return RowsHalfUpM<kHalfUpEven>(k, B, nb, x, scales, codes);
     return RowsHalfUpM<kHalfUpAway>(k, B, nb, x, scales, codes);
   }
