@@ -79,10 +79,11 @@ HWY_INLINE V16 Cvt(V16 x, V16 t, V16 c0, V16 mx, V16 sign_bit) {
 //   y = |A| * 2^(M - pe) (exact: a power of two, y < 2^(M + 1), no
 //   overflow or underflow for pe >= emin >= -14),
 //   r = floor(fl(y + 0.5)), for kEven minus 1 where h = fl(|fl(y - 0.5)| *
-//   0.5) is an integer, i.e. where u = fl(y - 0.5) is an even integer (u
+//   0.5) is an integer, i.e. where y - 0.5 is an even integer (fl(y - 0.5)
 //   is exact for y >= 0.25, Sterbenz, and in [-0.5, -0.25) below, so h =
-//   |u| / 2 exactly): fl(fl(u + 2^24) - 2^24) == u (the sum rounds to a
-//   multiple of 2 for u >= 0, and to 2^24 for u in [-0.5, 0));
+//   |y - 0.5| / 2 exactly): where y is a half-integer, r = y + 0.5 exactly
+//   and the rule gives the even one of r - 1 and r; y is a half-integer
+//   exactly when fl(r - 0.5) == y (r - 0.5 is exact: r an integer <= 2^4);
 //   code = r + ((pe - emin) << M) (r = 2^(M + 1), a carry, is the next
 //   binade's first code; r <= 2^M below 2^emin, where pe = emin), read
 //   without a float-to-int conversion: r < 2^23 is an integer, so
@@ -115,11 +116,11 @@ HWY_INLINE V16 HalfUpCvt(V16 x, V16 mul, V16 tb, V16 kf, V16 kc, V16 maxenc,
   V16 code = hn::Add(hn::Sub(hn::BitCast(d, hn::Add(r, two23)), kc),
                      hn::ShiftRight<23 - M>(pb));
   if constexpr (kEven) {
-    const auto two24 = hn::Set(df, 16777216.0f);
-    const auto u = hn::Sub(y, half);
-    const auto tie = hn::Eq(hn::Sub(hn::Add(u, two24), two24), u);
-    code = hn::IfThenElse(hn::RebindMask(d, tie), hn::Sub(code, hn::Set(d, 1u)),
-                          code);
+    // y a half-integer (r = y + 0.5 exactly, r - 0.5 is exact): the even
+    // one of r - 1, r, i.e. r with its low bit cleared (code's low bit is
+    // r's, M >= 1).
+    const auto tie = hn::RebindMask(d, hn::Eq(hn::Sub(r, half), y));
+    code = hn::IfThenElse(tie, hn::And(code, hn::Set(d, ~1u)), code);
   }
   code = hn::Min(code, maxenc);
   const auto neg = hn::RebindMask(d, hn::Lt(A, hn::Zero(df)));
