@@ -459,3 +459,90 @@ TEST_CASE("fast MX quantization: microxcaling below the least normal",
   }
   CHECK(profiles == 2);
 }
+
+// microxcaling's rule above the element's least normal, where the fused
+// kernels take the private exponent from A's exponent field
+// (quantize_simd-inl.h HalfUpCvt) and the reference takes floor(log2f(|A|)),
+// one binade higher a few ulps below 2^k: elements 2^k minus 0 to 8 ulps,
+// exact ties of the element's quantum in every normal binade and one ulp
+// either side, both signs, several scale exponents; every path on every ISA
+// equals the reference (block, rowwise, columnwise).
+TEST_CASE("fast MX quantization: microxcaling near powers of two and ties",
+          "[fast][block]") {
+  const QuantPath path = GENERATE(from_range(quant_paths()));
+  const FusedSwitch sw(path);
+  INFO(sw.label);
+  SplitMix64 g(0x5B0C);
+  int profiles = 0;
+  for (const MxProfile& p : mx_profiles()) {
+    if (p.apply != ApplyRule::kF32FloorHalfUp) continue;
+    ++profiles;
+    for (Fmt elem : kElems) {
+      const FormatDesc& d = desc(elem);
+      const int m = d.man_bits, emin = 1 - d.bias;
+      const int emax = static_cast<int>(elem_max_f32(elem) >> 23) - 127;
+      const int n = p.block;
+      Tally t;
+      std::vector<uint32_t> blocks;
+      for (int X : {-100, -20, 0, 7, 90}) {
+        for (int rep = 0; rep < 16; ++rep) {
+          std::vector<uint32_t> x(static_cast<size_t>(n));
+          for (int i = 0; i < n; ++i) {
+            const uint64_t r = g.next();
+            const int k =
+                emin + static_cast<int>((r >> 8) %
+                                        static_cast<uint64_t>(emax - emin + 1));
+            float a = 0;         // |x| / 2^X, at most 2^emax
+            if ((r & 1) == 0) {  // 2^k minus j ulps
+              a = std::bit_cast<float>((static_cast<uint32_t>(k + 127) << 23) -
+                                       static_cast<uint32_t>((r >> 16) % 9));
+            } else {  // a tie (2^m + j + 0.5) * 2^(k - m), or one ulp off
+              const float j = static_cast<float>((r >> 16) % (1u << m));
+              a = std::ldexp(static_cast<float>(1 << m) + j + 0.5f, k - m);
+              if ((r >> 24) % 3 == 1) a = std::nextafter(a, 0.0f);
+              if ((r >> 24) % 3 == 2) a = std::nextafter(a, 64.0f);
+              if (k == emax) a = std::min(a, std::ldexp(1.5f, emax));
+            }
+            uint32_t v = std::bit_cast<uint32_t>(std::ldexp(a, X));
+            if ((r >> 60) & 1) v |= 0x80000000u;
+            x[static_cast<size_t>(i)] = v;
+          }
+          // amax 1.5 * 2^(emax + X): the scale exponent X.
+          x[static_cast<size_t>(g.next() % static_cast<uint64_t>(n))] =
+              static_cast<uint32_t>(emax + X + 127) << 23 | 0x400000u;
+          check_block(p, elem, x, t, fmt::format("X={}", X));
+          blocks.insert(blocks.end(), x.begin(), x.end());
+        }
+      }
+      // The same blocks as rows, and through the transpose as columns.
+      const int rows = static_cast<int>(blocks.size()) / n;
+      std::vector<uint32_t> tr(blocks.size());
+      for (int b = 0; b < rows; ++b)
+        for (int i = 0; i < n; ++i)
+          tr[static_cast<size_t>(i * rows + b)] =
+              blocks[static_cast<size_t>(b * n + i)];
+      const MxMatrix fr = mx_quantize_rowwise(p, elem, rows, n, blocks);
+      const MxMatrix fc = mx_quantize_colwise(p, elem, n, rows, tr);
+      for (int b = 0; b < rows; ++b) {
+        const MxBlock r =
+            ref_block(p, elem,
+                      std::span<const uint32_t>(blocks).subspan(
+                          static_cast<size_t>(b * n), static_cast<size_t>(n)));
+        bool ok = fr.scales[static_cast<size_t>(b)] == r.scale &&
+                  fc.scales[static_cast<size_t>(b)] == r.scale;
+        for (int i = 0; i < n; ++i)
+          ok = ok &&
+               fr.codes[static_cast<size_t>(b * n + i)] ==
+                   r.codes[static_cast<size_t>(i)] &&
+               fc.codes[static_cast<size_t>(i * rows + b)] ==
+                   r.codes[static_cast<size_t>(i)];
+        if (!ok && ++t.fails <= 5)
+          UNSCOPED_INFO(
+              fmt::format("{} {}: matrix block {}", p.name, d.name, b));
+      }
+      INFO(fmt::format("{} {}: {} blocks", p.name, d.name, t.cases));
+      CHECK(t.fails == 0);
+    }
+  }
+  CHECK(profiles == 2);
+}

@@ -28,5 +28,8 @@ void conversion_rows(size_t scale, SplitMix64& g);
 void sweep_rows(size_t scale);
 void mma_rows(size_t scale, SplitMix64& g);
 void quant_rows(size_t scale, SplitMix64& g);
+// The profile rows of quant_rows at every MX element format (--only
+// quant-elems).
+void quant_elem_rows(SplitMix64& g);
 
 }  // namespace mxc::cli::bench

@@ -108,12 +108,14 @@ void quant_set(const std::vector<uint32_t>& x, size_t cols, int reps,
   if (sink == 42) fmt::print(" ");
 }
 
-// Every profile (MX at its default element format, NVFP4 at E2M1),
-// rowwise, through the entry point a caller uses (emu/block/quantize.h,
-// which takes the fast engine or the reference): the rate, the engine that
-// ran ("fast" or "REFERENCE": the rule is not on the fast path yet, issue
-// 22), and the ratio to the fastest row of this table.
-void profile_rows(const std::vector<uint32_t>& x, size_t cols) {
+// Every profile (MX at its default element format, or with every_elem at
+// each MX element format; NVFP4 at E2M1), rowwise, through the entry point a
+// caller uses (emu/block/quantize.h, which takes the fast engine or the
+// reference): the rate, the engine that ran ("fast" or "REFERENCE": the rule
+// is not on the fast path yet, issue 22), and the ratio to the fastest row of
+// this table.
+void profile_rows(const std::vector<uint32_t>& x, size_t cols,
+                  bool every_elem) {
   const int R = int(x.size() / cols), C = int(cols);
   struct Row {
     std::string what;
@@ -128,8 +130,11 @@ void profile_rows(const std::vector<uint32_t>& x, size_t cols) {
     // microxcaling's rule also at FP6/FP4, where many Gaussian elements
     // fall below the element's least normal (its double-rounding range).
     std::vector<Fmt> elems{p.default_elem};
-    if (p.apply == ApplyRule::kF32FloorHalfUp)
+    if (every_elem) {
+      elems = {Fmt::kE4M3, Fmt::kE5M2, Fmt::kE3M2, Fmt::kE2M3, Fmt::kE2M1};
+    } else if (p.apply == ApplyRule::kF32FloorHalfUp) {
       elems.insert(elems.end(), {Fmt::kE3M2, Fmt::kE2M3, Fmt::kE2M1});
+    }
     for (const Fmt elem : elems) {
       const bool fast_ok = fast::mx_covers(p, elem);
       const double t = best3([&] {
@@ -164,9 +169,10 @@ void profile_rows(const std::vector<uint32_t>& x, size_t cols) {
   double best = 0;
   for (const Row& r : rows) best = std::max(best, r.rate);
   int slow = 0;
-  fmt::print("every profile, rowwise, {} KiB of f32 ({} rows x {} columns), "
-             "elements/s and the ratio to the fastest row:\n",
-             x.size() * 4 / 1024, R, C);
+  fmt::print(
+      "every profile{}, rowwise, {} KiB of f32 ({} rows x {} columns), "
+      "elements/s and the ratio to the fastest row:\n",
+      every_elem ? " x element" : "", x.size() * 4 / 1024, R, C);
   for (const Row& r : rows) {
     fmt::print("{:<58} {:>11.3e}/s   x{:.3f} of the fastest\n", r.what, r.rate,
                r.rate / best);
@@ -175,6 +181,20 @@ void profile_rows(const std::vector<uint32_t>& x, size_t cols) {
   fmt::print("{} of {} profile rows below 50% of the fastest (issue 22 target: none)\n",
              slow, rows.size());
   if (sink == 42) fmt::print(" ");
+}
+
+// n standard Gaussian f32 values (Box-Muller; n even).
+std::vector<uint32_t> gaussian(size_t n, SplitMix64& g) {
+  std::vector<uint32_t> x(n);
+  for (size_t i = 0; i < n; i += 2) {
+    const double u1 = (double(g.next() >> 11) + 1.0) * 0x1p-53;
+    const double u2 = double(g.next() >> 11) * 0x1p-53;
+    const double r = std::sqrt(-2.0 * std::log(u1));
+    x[i] = std::bit_cast<uint32_t>(float(r * std::cos(6.283185307179586 * u2)));
+    x[i + 1] =
+        std::bit_cast<uint32_t>(float(r * std::sin(6.283185307179586 * u2)));
+  }
+  return x;
 }
 
 }  // namespace
@@ -188,15 +208,7 @@ void quant_rows(size_t scale, SplitMix64& g) {
   // (one MxBlock, a vector, per 32 elements).
   const size_t n = size_t{1} << 14 << scale;
   const size_t cols = std::min<size_t>(1024, n / 32);
-  std::vector<uint32_t> x(n);
-  for (size_t i = 0; i < n; i += 2) {  // Box-Muller
-    const double u1 = (double(g.next() >> 11) + 1.0) * 0x1p-53;
-    const double u2 = double(g.next() >> 11) * 0x1p-53;
-    const double r = std::sqrt(-2.0 * std::log(u1));
-    x[i] = std::bit_cast<uint32_t>(float(r * std::cos(6.283185307179586 * u2)));
-    x[i + 1] =
-        std::bit_cast<uint32_t>(float(r * std::sin(6.283185307179586 * u2)));
-  }
+  const std::vector<uint32_t> x = gaussian(n, g);
   const std::string cache = fmt::format("({} KiB)", n * 4 / 1024);
   quant_set(x, cols, 4, cache.c_str(), true);
   {
@@ -231,8 +243,14 @@ void quant_rows(size_t scale, SplitMix64& g) {
     const size_t np = size_t{1} << 16;
     profile_rows(std::vector<uint32_t>(x.begin(),
                                        x.begin() + static_cast<long>(std::min(np, n))),
-                 256);
+                 256, false);
   }
+}
+
+void quant_elem_rows(SplitMix64& g) {
+  // The profile table of quant_rows at every MX element format: 2^16
+  // Gaussian floats (256 KiB, cache-resident), 256 columns.
+  profile_rows(gaussian(size_t{1} << 16, g), 256, true);
 }
 
 }  // namespace mxc::cli::bench

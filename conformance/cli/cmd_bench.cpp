@@ -92,6 +92,7 @@ int run(size_t scale, const std::string& only) {
   if (want("mma")) mma_rows(scale, g);
   // 3. Block quantization vs memcpy of the same bytes.
   if (want("quant")) quant_rows(scale, g);
+  if (only == "quant-elems") quant_elem_rows(g);
   return 0;
 }
 
@@ -110,8 +111,10 @@ void add_bench(CLI::App& app, int& exit_code) {
   c->add_option("--size", *scale, "problem size exponent 0..20 (0 = tiny)")
       ->check(integer_in(0, 20))
       ->capture_default_str();
-  c->add_option("--only", *only, "one group of rows: cvt, sweep, mma, quant")
-      ->check(CLI::IsMember({"cvt", "sweep", "mma", "quant"}));
+  c->add_option("--only", *only,
+                "one group of rows: cvt, sweep, mma, quant, quant-elems (the "
+                "profile rows of quant at every MX element format)")
+      ->check(CLI::IsMember({"cvt", "sweep", "mma", "quant", "quant-elems"}));
   c->callback([scale, only, &exit_code] {
     try {
       exit_code = run(*scale, *only);

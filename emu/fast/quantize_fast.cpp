@@ -350,9 +350,10 @@ void zero_step_cols(const ZeroStep& z, size_t B, size_t rows, size_t cols,
 // (double rounding), so those elements take the rule's binary32 steps
 // themselves (quantize_fused.h half_up_sub: the reference's operations in
 // its order, exact), and zeros give +0 (torch.sign(+-0) = 0). Blocks with
-// the NaN scale were written by the reference. The fused kernels run this
-// step in registers (MxKern::half_up, HalfUpSub); the portable path runs
-// half_up_rows/cols after it.
+// the NaN scale were written by the reference. The fused kernels run the
+// rule's binary32 steps on every element in registers (MxKern::half_up,
+// quantize_simd-inl.h HalfUpCvt); the portable path runs half_up_rows/cols
+// after it.
 bool floor_half_up(const MxProfile& p) {
   return p.apply == ApplyRule::kF32FloorHalfUp;
 }
@@ -438,7 +439,6 @@ detail::MxKern kern(const MxProfile& p, Fmt elem) {
   const ZeroStep z = zero_step(p, elem);
   detail::MxKern k{&p,          elem, t.etab, t.sc,
                    t.zero_byte, t.ek, ties,   floor_half_up(p)};
-  k.hu_q = half_up_q(elem);
   k.hu_even = p.elem_round == Round::kRNE;
   k.code_neg_zero = z.code_neg_zero;
   k.scaled_zero = z.scaled_zero;

@@ -119,13 +119,10 @@ struct MxKern {
   // The ties of the elements' rounding to nearest: kTiesEven, kTiesToZero
   // (Round::kRNZ: the midpoint-comparison casts) or kTiesAway (kRNA).
   uint8_t ties = 0;
-  // microxcaling's element rule (ApplyRule::kF32FloorHalfUp): zeros give
-  // +0 and elements below T (the element's least normal) take
-  // half_up_sub (in registers: HalfUpSub).
+  // microxcaling's element rule (ApplyRule::kF32FloorHalfUp): every
+  // element by its binary32 steps in registers (quantize_simd-inl.h
+  // HalfUpCvt), with the tie mask subtracted for Round::kRNE (hu_even).
   bool half_up = false;
-  // Its constants below T (half_up_sub): 2^(m - emin) as f32 bits, and
-  // whether the rule subtracts the tie mask (Round::kRNE).
-  uint32_t hu_q = 0;
   bool hu_even = false;
   // The element zero rules (quantize_fast.cpp ZeroStep), in registers: the
   // code neg_zero_code becomes 0 (code_neg_zero), and inputs with |x|

@@ -37,9 +37,15 @@ HWY_INLINE V16 PreScale(V16 x, V16 ps) {
   return hn::BitCast(d, hn::Mul(hn::BitCast(df, x), hn::BitCast(df, ps)));
 }
 
-// A block's elements under scale byte s with the element rules of MxKern;
-// P: the byte's constants take the pre-scale (SConst::ps).
-template <int M, int Z, bool P = false>
+// The element zero rules of MxKern as template flags (decided once per
+// call, so that each profile's loop carries only its own steps).
+constexpr int kRuleNegZero = 1, kRuleScaledZero = 2;
+
+// A block's elements under scale byte s with the zero rules R
+// (quantize_fast.cpp ZeroStep): the -0 code becomes 0, inputs below the
+// byte's limit (SConst::zl) give 0. P: the byte's constants take the
+// pre-scale (SConst::ps; the zero rules read x itself).
+template <int M, int Z, int R, bool P = false>
 HWY_INLINE void RowBlockRules(const MxKern& k, size_t B, uint8_t s,
                               const uint32_t* xb, uint8_t* cb) {
   const SConst& c = k.sc[s];
@@ -47,41 +53,80 @@ HWY_INLINE void RowBlockRules(const MxKern& k, size_t B, uint8_t s,
   const size_t N = hn::Lanes(d);
   const V16 tt = hn::Set(d, c.t), cc = hn::Set(d, c.c0), mm = hn::Set(d, c.max);
   const V16 sign = hn::Set(d, k.ek.sign_bit);
-  // The element zero rules (quantize_fast.cpp ZeroStep): the -0 code
-  // becomes 0 (nz 0x100: no code), inputs below lim give 0. microxcaling's
-  // rule: elements with |x| < T (x / 2^X below the element's least normal;
-  // zeros give +0) take HalfUpSub, its binary32 steps in the lanes.
-  const V16 nz =
-      hn::Set(d, k.code_neg_zero ? uint32_t{k.neg_zero_code} : 0x100u);
-  const V16 lim = hn::Set(d, k.scaled_zero ? c.zl : 0u);
+  const V16 nz = hn::Set(d, uint32_t{k.neg_zero_code});
+  const V16 lim = hn::Set(d, c.zl);
   const V16 abs = hn::Set(d, 0x7FFFFFFFu);
-  const V16 hm = hn::Set(d, half_up_mul(s)), hq = hn::Set(d, k.hu_q);
-  const bool half_up = k.half_up;  // locals: not reloaded after stores
-  const bool even = k.hu_even;
   const V16 ps = hn::Set(d, c.ps);
   for (size_t j = 0; j < B; j += N) {
     const V16 x = hn::LoadU(d, xb + j);
-    const V16 a = hn::And(x, abs);
-    const V16 xs = P ? PreScale(x, ps) : x;
-    V16 e = Cvt<M, Z>(xs, tt, cc, mm, sign);
-    if (half_up) {
-      const auto sub = hn::Lt(P ? hn::And(xs, abs) : a, tt);
-      if (!hn::AllFalse(d, sub)) {
-        const V16 h = even ? HalfUpSub<true>(x, hm, hq, sign)
-                           : HalfUpSub<false>(x, hm, hq, sign);
-        e = hn::IfThenElse(sub, h, e);
-      }
-    }
-    e = hn::IfThenZeroElse(hn::Eq(e, nz), e);
-    e = hn::IfThenZeroElse(hn::Lt(a, lim), e);
+    V16 e = Cvt<M, Z>(P ? PreScale(x, ps) : x, tt, cc, mm, sign);
+    if constexpr ((R & kRuleNegZero) != 0)
+      e = hn::IfThenZeroElse(hn::Eq(e, nz), e);
+    if constexpr ((R & kRuleScaledZero) != 0)
+      e = hn::IfThenZeroElse(hn::Lt(hn::And(x, abs), lim), e);
     StoreBytes(e, cb + j);
   }
 }
 
-// One block after its amax: the scale byte, then the elements. R: the
-// profile has element rules (MxKern half_up, code_neg_zero, scaled_zero),
-// decided once per call so that the plain loop stays as it was.
-template <int M, int Z, bool R>
+// HalfUpCvt's constants for the element format (quantize_simd-inl.h):
+// tb = bits(2^emin), kf = (254 + M) << 23, kc = bits(2^23) + (tb >> (23 -
+// M)).
+inline uint32_t half_up_tb(const ElemK& e) {
+  return static_cast<uint32_t>(128 - e.bias) << 23;
+}
+inline uint32_t half_up_kf(const ElemK& e) {
+  return static_cast<uint32_t>(254 + e.m) << 23;
+}
+inline uint32_t half_up_kc(const ElemK& e) {
+  return 0x4B000000u + (half_up_tb(e) >> (23 - e.m));
+}
+
+// microxcaling's rule (MxKern::half_up): every element by HalfUpCvt, then
+// the zero rules if the profile has them. kRne (kEven, FP8 elements, whose
+// blocks seldom reach below the least normal): vectors with no element
+// below T (|x| < 2^(emin + X)) take the cheaper Cvt with ties to even,
+// which equals the rule there (quantize_fast.cpp floor_half_up).
+template <int M, bool kEven, bool kRne = false>
+HWY_INLINE void RowBlockHalfUp(const MxKern& k, size_t B, uint8_t s,
+                               const uint32_t* xb, uint8_t* cb) {
+  const D16 d;
+  const size_t N = hn::Lanes(d);
+  const V16 mul = hn::Set(d, half_up_mul(s));
+  const V16 tb = hn::Set(d, half_up_tb(k.ek)),
+            kf = hn::Set(d, half_up_kf(k.ek));
+  const V16 kc = hn::Set(d, half_up_kc(k.ek));
+  const V16 mx = hn::Set(d, static_cast<uint32_t>(k.ek.max_enc));
+  const V16 sign = hn::Set(d, k.ek.sign_bit);
+  const bool rules = k.code_neg_zero || k.scaled_zero;
+  const V16 nz =
+      hn::Set(d, k.code_neg_zero ? uint32_t{k.neg_zero_code} : 0x100u);
+  const SConst& c = k.sc[s];
+  const V16 lim = hn::Set(d, k.scaled_zero ? c.zl : 0u);
+  const V16 abs = hn::Set(d, 0x7FFFFFFFu);
+  const V16 tt = hn::Set(d, c.t), cc = hn::Set(d, c.c0), mm = hn::Set(d, c.max);
+  for (size_t j = 0; j < B; j += N) {
+    const V16 x = hn::LoadU(d, xb + j);
+    V16 e;
+    if (kRne && hn::AllFalse(d, hn::Lt(hn::And(x, abs), tt))) {
+      e = Cvt<M, kTiesEven>(x, tt, cc, mm, sign);
+    } else {
+      e = HalfUpCvt<M, kEven>(x, mul, tb, kf, kc, mx, sign);
+    }
+    if (rules) {
+      e = hn::IfThenZeroElse(hn::Eq(e, nz), e);
+      e = hn::IfThenZeroElse(hn::Lt(hn::And(x, abs), lim), e);
+    }
+    StoreBytes(e, cb + j);
+  }
+}
+
+// The element loop of RowBlock: R -1 plain (no rules), -2 / -3
+// microxcaling's rule (ties away / to even), else the zero rules R.
+constexpr int kPlain = -1, kHalfUpAway = -2, kHalfUpEven = -3,
+              kHalfUpEvenRne = -4;
+
+// One block after its amax: the scale byte, then the elements.
+template <int M, int Z, int R>
 HWY_INLINE void RowBlock(const MxKern& k, size_t B, uint32_t amax,
                          const uint32_t* xb, uint8_t* sb, uint8_t* cb) {
   if (amax >= 0x7F800000u) {
@@ -93,30 +138,44 @@ HWY_INLINE void RowBlock(const MxKern& k, size_t B, uint32_t amax,
   const SConst& c = k.sc[s];
   if (static_cast<int32_t>(amax >> 23) > c.lim) {
     if (static_cast<int32_t>(amax >> 23) <= c.lim_ps) {
-      RowBlockRules<M, Z, true>(k, B, s, xb, cb);  // near the ends: ps
-    } else if (c.fill != 0x100) {                  // one code for every element
+      // Near the ends: the pre-scale (SConst::ps); microxcaling's rule
+      // needs none (HalfUpCvt multiplies by 2^(127 - s); not its kRne
+      // shortcut, whose Cvt constants are those of the byte).
+      if constexpr (R == kHalfUpAway) {
+        RowBlockHalfUp<M, false>(k, B, s, xb, cb);
+      } else if constexpr (R == kHalfUpEven || R == kHalfUpEvenRne) {
+        RowBlockHalfUp<M, true>(k, B, s, xb, cb);
+      } else {
+        RowBlockRules<M, Z, (R > 0 ? R : 0), true>(k, B, s, xb, cb);
+      }
+    } else if (c.fill != 0x100) {  // one code for every element
       std::fill(cb, cb + B, static_cast<uint8_t>(c.fill));
     } else {
       mx_block_ref(k, xb, 1, B, sb, cb, 1);
     }
     return;
   }
-  const D16 d;
-  const size_t N = hn::Lanes(d);
-  const V16 tt = hn::Set(d, c.t), cc = hn::Set(d, c.c0), mm = hn::Set(d, c.max);
-  const V16 sign = hn::Set(d, k.ek.sign_bit);
-  if constexpr (!R) {
+  if constexpr (R == kPlain) {
+    const D16 d;
+    const size_t N = hn::Lanes(d);
+    const V16 tt = hn::Set(d, c.t), cc = hn::Set(d, c.c0),
+              mm = hn::Set(d, c.max);
+    const V16 sign = hn::Set(d, k.ek.sign_bit);
     for (size_t j = 0; j < B; j += N)
       StoreBytes(Cvt<M, Z>(hn::LoadU(d, xb + j), tt, cc, mm, sign), cb + j);
+  } else if constexpr (R == kHalfUpAway) {
+    RowBlockHalfUp<M, false>(k, B, s, xb, cb);
+  } else if constexpr (R == kHalfUpEven || R == kHalfUpEvenRne) {
+    RowBlockHalfUp<M, true, R == kHalfUpEvenRne>(k, B, s, xb, cb);
   } else {
-    RowBlockRules<M, Z>(k, B, s, xb, cb);
+    RowBlockRules<M, Z, R>(k, B, s, xb, cb);
   }
 }
 
 // nb blocks in order: the amaxes of Lanes blocks at a time (GroupAbsMax),
 // then each block; the last nb % Lanes blocks one by one.
-template <int M, int Z, bool R>
-void RowsR(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
+template <int M, int Z, int R>
+void RowsT(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
            uint8_t* scales, uint8_t* codes) {
   const size_t N = hn::Lanes(D16());
   HWY_ALIGN uint32_t am[16];
@@ -134,13 +193,23 @@ void RowsR(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
   }
 }
 
+// The rules of k as RowsT's R (microxcaling's rule: see MxRows).
 template <int M, int Z>
-void RowsT(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
+void RowsR(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
            uint8_t* scales, uint8_t* codes) {
-  if (k.half_up || k.code_neg_zero || k.scaled_zero)
-    RowsR<M, Z, true>(k, B, nb, x, scales, codes);
-  else
-    RowsR<M, Z, false>(k, B, nb, x, scales, codes);
+  const int r = (k.code_neg_zero ? kRuleNegZero : 0) |
+                (k.scaled_zero ? kRuleScaledZero : 0);
+  switch (r) {
+    case kRuleNegZero:
+      return RowsT<M, Z, kRuleNegZero>(k, B, nb, x, scales, codes);
+    case kRuleScaledZero:
+      return RowsT<M, Z, kRuleScaledZero>(k, B, nb, x, scales, codes);
+    case kRuleNegZero | kRuleScaledZero:
+      return RowsT<M, Z, kRuleNegZero | kRuleScaledZero>(k, B, nb, x, scales,
+                                                         codes);
+    default:
+      return RowsT<M, Z, kPlain>(k, B, nb, x, scales, codes);
+  }
 }
 
 // The per-column constants of w columns from their amaxes (am); bad: the
@@ -216,10 +285,16 @@ void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
     zl[j] = k.scaled_zero && bad[j] == 0 ? k.sc[sr[j]].zl : 0u;
     hm[j] = half_up && bad[j] == 0 ? half_up_mul(sr[j]) : 0u;
   }
-  const V16 hq = hn::Set(d, k.hu_q);
+  // microxcaling's rule: HalfUpCvt on every element (per-column 2^(127 - s)
+  // in hm; 0 for the columns the reference rewrites).
+  const V16 tb = hn::Set(d, half_up_tb(k.ek)),
+            kf = hn::Set(d, half_up_kf(k.ek));
+  const V16 kc = hn::Set(d, half_up_kc(k.ek));
+  const V16 mx = hn::Set(d, static_cast<uint32_t>(k.ek.max_enc));
   const bool even = k.hu_even;
   // The rows, compiled twice: without the pre-scale (every pass whose
   // columns' bytes are not near the ends: the loop as before) and with it.
+  // microxcaling's rule needs none (HalfUpCvt multiplies by 2^(127 - s)).
   auto rows = [&](auto scaled_tag) {
     constexpr bool kScaled = decltype(scaled_tag)::value;
     for (size_t i = 0; i < B; ++i) {
@@ -227,22 +302,19 @@ void ColPass(const MxKern& k, size_t B, size_t xs, size_t cs, size_t w,
       uint8_t* q = cr + i * cs;
       for (size_t j = 0; j < w; j += N) {
         const V16 x = hn::LoadU(d, p + j);
-        const V16 t = hn::Load(d, tt + j);
-        V16 xp = x;
-        if constexpr (kScaled) xp = PreScale(x, hn::Load(d, ps + j));
-        V16 e =
-            Cvt<M, Z>(xp, t, hn::Load(d, cc + j), hn::Load(d, mm + j), sign);
+        V16 e;
+        if (half_up) {
+          const V16 hmv = hn::Load(d, hm + j);
+          e = even ? HalfUpCvt<M, true>(x, hmv, tb, kf, kc, mx, sign)
+                   : HalfUpCvt<M, false>(x, hmv, tb, kf, kc, mx, sign);
+        } else {
+          V16 xp = x;
+          if constexpr (kScaled) xp = PreScale(x, hn::Load(d, ps + j));
+          e = Cvt<M, Z>(xp, hn::Load(d, tt + j), hn::Load(d, cc + j),
+                        hn::Load(d, mm + j), sign);
+        }
         if (rules) {
           const V16 a = hn::And(x, abs8);
-          if (half_up) {
-            const auto sub = hn::Lt(hn::And(xp, abs8), t);
-            if (!hn::AllFalse(d, sub)) {
-              const V16 hmv = hn::Load(d, hm + j);
-              const V16 h = even ? HalfUpSub<true>(x, hmv, hq, sign)
-                                 : HalfUpSub<false>(x, hmv, hq, sign);
-              e = hn::IfThenElse(sub, h, e);
-            }
-          }
           e = hn::IfThenZeroElse(hn::Eq(e, nz), e);
           e = hn::IfThenZeroElse(hn::Lt(a, hn::Load(d, zl + j)), e);
         }
@@ -304,11 +376,25 @@ void RowsM(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
            uint8_t* scales, uint8_t* codes) {
   switch (k.ek.m) {
     case 1:
-      return RowsT<1, Z>(k, B, nb, x, scales, codes);
+      return RowsR<1, Z>(k, B, nb, x, scales, codes);
     case 2:
-      return RowsT<2, Z>(k, B, nb, x, scales, codes);
+      return RowsR<2, Z>(k, B, nb, x, scales, codes);
     default:
-      return RowsT<3, Z>(k, B, nb, x, scales, codes);
+      return RowsR<3, Z>(k, B, nb, x, scales, codes);
+  }
+}
+
+// microxcaling's rule (its own ties: HalfUpCvt).
+template <int R>
+void RowsHalfUpM(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
+                 uint8_t* scales, uint8_t* codes) {
+  switch (k.ek.m) {
+    case 1:
+      return RowsT<1, 0, R>(k, B, nb, x, scales, codes);
+    case 2:
+      return RowsT<2, 0, R>(k, B, nb, x, scales, codes);
+    default:
+      return RowsT<3, 0, R>(k, B, nb, x, scales, codes);
   }
 }
 
@@ -328,6 +414,15 @@ void ColsM(const MxKern& k, size_t B, size_t rows, size_t cols,
 void MxRows(const MxKern& k, size_t B, size_t rows, size_t cols,
             const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   const size_t nb = rows * (cols / B);  // rowwise blocks tile x in order
+  if (k.half_up) {
+    // FP8 (emax - emin >= 8): most vectors have no element below T.
+    const int emin = 1 - k.ek.bias;
+    const int emax = static_cast<int>(k.ek.max_f32 >> 23) - 127;
+    if (k.hu_even && emax - emin >= 8)
+      return RowsHalfUpM<kHalfUpEvenRne>(k, B, nb, x, scales, codes);
+    if (k.hu_even) return RowsHalfUpM<kHalfUpEven>(k, B, nb, x, scales, codes);
+    return RowsHalfUpM<kHalfUpAway>(k, B, nb, x, scales, codes);
+  }
   if (k.ties == kTiesToZero) return RowsM<1>(k, B, nb, x, scales, codes);
   if (k.ties == kTiesAway) return RowsM<2>(k, B, nb, x, scales, codes);
   RowsM<0>(k, B, nb, x, scales, codes);

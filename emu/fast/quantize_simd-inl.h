@@ -68,28 +68,63 @@ HWY_INLINE V16 Cvt(V16 x, V16 t, V16 c0, V16 mx, V16 sign_bit) {
   return hn::Or(enc, hn::And(neg, sign_bit));
 }
 
-// half_up_sub (quantize_fused.h: microxcaling's rule below the least
-// normal, exact by the same binary32 operations in the same order) in
-// lanes: mul = 2^(127 - s) per lane, q = 2^(m - emin); kEven: kRNE.
-template <bool kEven>
-HWY_INLINE V16 HalfUpSub(V16 x, V16 mul, V16 q, V16 sign_bit) {
+// microxcaling's element rule (ApplyRule::kF32FloorHalfUp, reference:
+// emu/block/quantize.cpp microxcaling_element) on every lane, normal and
+// subnormal alike, as the reference's binary32 operations with the private
+// exponent pe = max(E(A), emin) read from A's exponent field: mul = 2^(127
+// - s) per block, tb = bits(2^emin), kf = (254 + M) << 23 (so that kf -
+// bits(2^pe) = bits(2^(M - pe))), kc = bits(2^23) + (tb >> (23 - M)),
+// maxenc the largest finite code.
+//   A = fl(x * mul) (half_up_mul: the reference's quotient, rounded once),
+//   y = |A| * 2^(M - pe) (exact: a power of two, y < 2^(M + 1), no
+//   overflow or underflow for pe >= emin >= -14),
+//   r = floor(fl(y + 0.5)), for kEven minus 1 where h = fl(|fl(y - 0.5)| *
+//   0.5) is an integer, i.e. where y - 0.5 is an even integer (fl(y - 0.5)
+//   is exact for y >= 0.25, Sterbenz, and in [-0.5, -0.25) below, so h =
+//   |y - 0.5| / 2 exactly): where y is a half-integer, r = y + 0.5 exactly
+//   and the rule gives the even one of r - 1 and r; y is a half-integer
+//   exactly when fl(r - 0.5) == y (r - 0.5 is exact: r an integer <= 2^4);
+//   code = r + ((pe - emin) << M) (r = 2^(M + 1), a carry, is the next
+//   binade's first code; r <= 2^M below 2^emin, where pe = emin), read
+//   without a float-to-int conversion: r < 2^23 is an integer, so
+//   bits(r + 2^23) = bits(2^23) + r (exact), and pe, emin have no fraction
+//   bits: code = bits(r + 2^23) + (bits(2^pe) >> (23 - M)) - kc;
+//   clamped to maxenc (the codes order like the values: the reference's
+//   clamp), and the sign bit where A < 0 (A = -0 gives +0: torch.sign(-0)
+//   = 0; r = 0 with A < 0 gives the -0 code, as the reference).
+// The reference takes pe = floor(log2f(|A|)), which is E(A) + 1 where |A|
+// is a few ulps (relative distance < 2^-19) below 2^(E + 1): there its
+// y' = y / 2 lies in [2^M - 2^(M-19), 2^M), r' = floor(fl(y' + 0.5)) = 2^M
+// and the value r' * 2^(pe - M) = 2^(E + 1); here y lies in [2^(M+1) -
+// 2^(M-18), 2^(M+1)), r = 2^(M+1), the same value and code; neither |y'| -
+// 0.5 nor |y| - 0.5 is an even integer, so kEven changes neither. Below
+// 2^emin both take pe = emin. Returns the code; the profile's zero rules
+// are the caller's.
+template <int M, bool kEven>
+HWY_INLINE V16 HalfUpCvt(V16 x, V16 mul, V16 tb, V16 kf, V16 kc, V16 maxenc,
+                         V16 sign_bit) {
   const D16 d;
   const hn::RebindToFloat<D16> df;
-  const hn::RebindToSigned<D16> di;
-  const auto y = hn::Mul(hn::Mul(hn::BitCast(df, x), hn::BitCast(df, mul)),
-                         hn::BitCast(df, q));
-  const auto ay = hn::Abs(y);
+  const auto A = hn::Mul(hn::BitCast(df, x), hn::BitCast(df, mul));
+  const auto a = hn::Abs(A);
+  const V16 pb =
+      hn::Max(hn::And(hn::BitCast(d, a), hn::Set(d, 0x7F800000u)), tb);
+  const auto y = hn::Mul(a, hn::BitCast(df, hn::Sub(kf, pb)));
   const auto half = hn::Set(df, 0.5f);
-  auto r = hn::Floor(hn::Add(ay, half));
+  const auto r = hn::Floor(hn::Add(y, half));
+  const auto two23 = hn::Set(df, 8388608.0f);
+  V16 code = hn::Add(hn::Sub(hn::BitCast(d, hn::Add(r, two23)), kc),
+                     hn::ShiftRight<23 - M>(pb));
   if constexpr (kEven) {
-    const auto h = hn::Mul(hn::Abs(hn::Sub(ay, half)), half);
-    r = hn::IfThenElse(hn::Eq(hn::Floor(h), h), hn::Sub(r, hn::Set(df, 1.0f)),
-                       r);
+    // y a half-integer (r = y + 0.5 exactly, r - 0.5 is exact): the even
+    // one of r - 1, r, i.e. r with its low bit cleared (code's low bit is
+    // r's, M >= 1).
+    const auto tie = hn::RebindMask(d, hn::Eq(hn::Sub(r, half), y));
+    code = hn::IfThenElse(tie, hn::And(code, hn::Set(d, ~1u)), code);
   }
-  const V16 n = hn::BitCast(d, hn::ConvertTo(di, r));
-  const V16 neg = hn::BitCast(d, hn::BroadcastSignBit(hn::BitCast(di, x)));
-  const V16 e = hn::Or(n, hn::And(neg, sign_bit));
-  return hn::IfThenZeroElse(hn::RebindMask(d, hn::Eq(ay, hn::Zero(df))), e);
+  code = hn::Min(code, maxenc);
+  const auto neg = hn::RebindMask(d, hn::Lt(A, hn::Zero(df)));
+  return hn::IfThenElse(neg, hn::Or(code, sign_bit), code);
 }
 
 // Lanes (each < 256) narrowed to bytes at p.
@@ -115,6 +150,11 @@ HWY_INLINE uint32_t AbsMax(const uint32_t* x, size_t n) {
 // ConcatEven and Max (lane j of the result is block j): 3 (Lanes - 1)
 // shuffles and maxes for the group instead of a MaxOfLanes per block.
 HWY_INLINE void GroupAbsMax(const uint32_t* x, size_t n, uint32_t* am) {
+#if HWY_HAVE_SCALABLE || HWY_TARGET == HWY_SCALAR
+  // SVE vectors are sizeless (no arrays of them); one lane has nothing to
+  // reduce: a MaxOfLanes per block.
+  for (size_t j = 0; j < hn::Lanes(D16()); ++j) am[j] = AbsMax(x + j * n, n);
+#else
   const D16 d;
   const size_t N = hn::Lanes(d);
   const V16 abs = hn::Set(d, 0x7FFFFFFFu);
@@ -126,13 +166,12 @@ HWY_INLINE void GroupAbsMax(const uint32_t* x, size_t n, uint32_t* am) {
       m = hn::Max(m, hn::And(hn::LoadU(d, xb + i), abs));
     v[j] = m;
   }
-#if HWY_TARGET != HWY_SCALAR  // one lane: nothing to reduce
   for (size_t w = N; w > 1; w /= 2)
     for (size_t i = 0; i < w / 2; ++i)
       v[i] = hn::Max(hn::ConcatOdd(d, v[2 * i + 1], v[2 * i]),
                      hn::ConcatEven(d, v[2 * i + 1], v[2 * i]));
-#endif
   hn::StoreU(v[0], d, am);
+#endif
 }
 
 }  // namespace HWY_NAMESPACE
