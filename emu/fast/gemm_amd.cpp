@@ -4,13 +4,13 @@
 // pairwise_one / two_stage_one on operands decoded once per row of A and
 // column of B.
 //
-// Scalar kernels on every ISA, by design:
 //  * kF32Pairwise is a chain of IEEE binary32 RNE multiplies and adds; the
 //    host's float arithmetic is exactly that (-ffp-contract=off in
-//    CMakeLists.txt, no FTZ/DAZ), so the kernel is a handful of float ops
-//    per product. A SIMD version would need the same float ops lane by lane
-//    plus the ftz masks: no exactness gain, little speed gain at L = 2..4.
-//  * kTwoStageRd has per-set e_max, floor shifts of signed sums and a
+//    CMakeLists.txt, no FTZ/DAZ). On a SIMD ISA the rows in whole groups of
+//    lanes run the same steps lane by lane (gemm_amd_hwy.cpp), the rest
+//    this scalar loop.
+//  * kTwoStageRd, scalar on every ISA, has per-set e_max, floor shifts of
+//  signed sums and a
 //    second alignment on max(e, e_C) per chunk: int64 per lane, data-
 //    dependent variable shifts; the int32 lanes of gemm_hwy.cpp do not hold
 //    its terms (F = 24 plus the 7 extra bits of the 31-bit stage).
@@ -21,6 +21,8 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <vector>
 
 #include "emu/convert.h"
@@ -89,7 +91,58 @@ uint32_t tree(const uint32_t* prod, size_t n, bool ftz) {
   return flush(ftz, as_bits(s));
 }
 
-void gemm_pairwise(const MmaModel& mdl, const GemmProblem& p,
+// Every code of a format of at most 16 bits as pairwise_operand reads it
+// (f32 bits, without and with ftz, and whether it is NaN/Inf), made once
+// per format and process by the same unpack / convert, so that decoding
+// an operand is a lookup (the per-element reference convert cost more than
+// the products).
+struct PairwiseLut {
+  std::vector<uint32_t> plain, flushed;
+  std::vector<uint8_t> bad;
+};
+
+const PairwiseLut* pairwise_lut(Fmt f) {
+  if (f == Fmt::kTF32 || desc(f).bits > 16) return nullptr;
+  static std::mutex mu;
+  static std::map<Fmt, PairwiseLut> luts;
+  const std::lock_guard<std::mutex> lock(mu);
+  auto it = luts.find(f);
+  if (it == luts.end()) {
+    PairwiseLut t;
+    const size_t n = size_t{1} << desc(f).bits;
+    t.plain.resize(n);
+    t.flushed.resize(n);
+    t.bad.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      bool b = false;
+      const Code c{false, f, i};
+      t.plain[i] = pairwise_operand(false, c, b);
+      t.flushed[i] = pairwise_operand(true, c, b);
+      t.bad[i] = b ? 1 : 0;
+    }
+    it = luts.emplace(f, std::move(t)).first;
+  }
+  return &it->second;
+}
+
+// The decoded operand of code `code` of format f (read_code, then
+// pairwise_operand), through the format's table when it has one.
+uint32_t pairwise_decode(const PairwiseLut* lut, bool ftz, Fmt f,
+                         Fmt emulate_as, uint64_t code, bool& bad) {
+  if (lut != nullptr) {
+    if ((code & ~desc(f).storage_mask()) != 0) {
+      bad = true;
+      return 0;
+    }
+    bad = lut->bad[code] != 0;
+    return ftz ? lut->flushed[code] : lut->plain[code];
+  }
+  const Code c = read_code(f, emulate_as, code);
+  bad = c.bad;
+  return c.bad ? 0 : pairwise_operand(ftz, c, bad);
+}
+
+void gemm_pairwise(const MmaModel& mdl, const GemmProblem& p, Isa isa,
                    std::vector<uint64_t>& D, std::vector<uint8_t>& bad) {
   const FdpaParams& f = mdl.fdpa;
   const bool ftz = f.ftz;
@@ -100,26 +153,51 @@ void gemm_pairwise(const MmaModel& mdl, const GemmProblem& p,
   // or over-wide operand is the reference's.
   std::vector<uint32_t> a(M * K), b(N * K);
   std::vector<uint8_t> a_bad(M, 0), b_bad(N, 0);
+  // A table per operand format when no emulate_as conversion comes first.
+  const bool direct = mdl.emulate_as == Fmt::kF64;
+  const PairwiseLut* la = direct ? pairwise_lut(p.a_fmt) : nullptr;
+  const PairwiseLut* lb = direct ? pairwise_lut(p.b_fmt) : nullptr;
   for (size_t m = 0; m < M; ++m) {
     for (size_t k = 0; k < K; ++k) {
-      const Code c = read_code(p.a_fmt, mdl.emulate_as, lay.a(m, k));
-      bool x_bad = c.bad;
-      if (!c.bad) a[m * K + k] = pairwise_operand(ftz, c, x_bad);
+      bool x_bad = false;
+      a[m * K + k] =
+          pairwise_decode(la, ftz, p.a_fmt, mdl.emulate_as, lay.a(m, k), x_bad);
       a_bad[m] |= x_bad ? 1 : 0;
     }
   }
   for (size_t n = 0; n < N; ++n) {
     for (size_t k = 0; k < K; ++k) {
-      const Code c = read_code(p.b_fmt, mdl.emulate_as, lay.b(k, n));
-      bool x_bad = c.bad;
-      if (!c.bad) b[n * K + k] = pairwise_operand(ftz, c, x_bad);
+      bool x_bad = false;
+      b[n * K + k] =
+          pairwise_decode(lb, ftz, p.b_fmt, mdl.emulate_as, lay.b(k, n), x_bad);
       b_bad[n] |= x_bad ? 1 : 0;
     }
   }
   const uint32_t nan = static_cast<uint32_t>(canonical_nan(Fmt::kF32));
+  // On a SIMD ISA the rows in whole groups of lanes run the vector kernel
+  // (gemm_amd_hwy.cpp: the same binary32 steps lane by lane); the elements
+  // marked bad below are overwritten by the reference either way.
+  size_t m_simd = 0;
+  if (isa != Isa::kScalar && isa_supported(isa)) {
+    std::vector<uint32_t> at(K * M), c(N * M), out(N * M);
+    for (size_t m = 0; m < M; ++m)
+      for (size_t k = 0; k < K; ++k) at[k * M + m] = a[m * K + k];
+    for (size_t i = 0; i < N * M; ++i) c[i] = static_cast<uint32_t>(p.C[i]);
+    m_simd = pairwise_simd(isa, at.data(), M, N, b.data(), K, L, ftz, nan,
+                           c.data(), out.data());
+    for (size_t n = 0; n < N; ++n) {
+      for (size_t m = 0; m < m_simd; ++m) {
+        const uint64_t c0 = p.C[n * M + m];
+        if (a_bad[m] != 0 || b_bad[n] != 0 || (c0 >> 32) != 0)
+          bad[n * M + m] = 1;
+        else
+          D[n * M + m] = out[n * M + m];
+      }
+    }
+  }
   std::vector<uint32_t> prod(L);
   for (size_t n = 0; n < N; ++n) {
-    for (size_t m = 0; m < M; ++m) {
+    for (size_t m = m_simd; m < M; ++m) {
       const uint64_t c0 = p.C[n * M + m];
       if (a_bad[m] != 0 || b_bad[n] != 0 || (c0 >> 32) != 0) {
         bad[n * M + m] = 1;
@@ -365,10 +443,10 @@ bool amd_covers(const MmaModel& m, const GemmProblem& p) {
   return false;
 }
 
-void gemm_amd(const MmaModel& m, const GemmProblem& p, std::vector<uint64_t>& D,
-              std::vector<uint8_t>& bad) {
+void gemm_amd(const MmaModel& m, const GemmProblem& p, Isa isa,
+              std::vector<uint64_t>& D, std::vector<uint8_t>& bad) {
   if (m.fdpa.datapath == Datapath::kF32Pairwise) {
-    gemm_pairwise(m, p, D, bad);
+    gemm_pairwise(m, p, isa, D, bad);
   } else {
     gemm_two_stage(m, p, D, bad);
   }

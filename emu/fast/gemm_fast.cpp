@@ -661,12 +661,13 @@ bool gemm_covers(const MmaModel& m, const GemmProblem& p) {
 std::vector<uint64_t> gemm_fast(const MmaModel& mdl, const GemmProblem& p,
                                 Isa isa, size_t* fallbacks) {
   if (mdl.fdpa.datapath != Datapath::kFdpa) {
-    // The AMD datapaths: scalar kernels on every ISA (gemm_amd.cpp says
-    // why); a chain with a NaN/Inf or over-wide operand goes to mma_dot.
+    // The AMD datapaths (gemm_amd.cpp: the pairwise one in vector lanes on
+    // a SIMD ISA, the two-stage one scalar); a chain with a NaN/Inf or
+    // over-wide operand goes to mma_dot.
     const size_t M = static_cast<size_t>(p.M), N = static_cast<size_t>(p.N);
     std::vector<uint64_t> D(M * N);
     std::vector<uint8_t> bad(M * N, 0);
-    gemm_detail::gemm_amd(mdl, p, D, bad);
+    gemm_detail::gemm_amd(mdl, p, isa, D, bad);
     size_t slow = 0;
     for (size_t n = 0; n < N; ++n) {
       for (size_t m = 0; m < M; ++m) {

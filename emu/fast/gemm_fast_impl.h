@@ -144,7 +144,16 @@ struct Access {
 // NaN/Inf or over-wide operand or C code (the caller takes them to the
 // reference; D there is unset).
 bool amd_covers(const MmaModel& m, const GemmProblem& p);
-void gemm_amd(const MmaModel& m, const GemmProblem& p, std::vector<uint64_t>& D,
-              std::vector<uint8_t>& bad);
+// isa: the pairwise datapath's vector kernel (gemm_amd_hwy.cpp) on a SIMD
+// ISA; kScalar, or the two-stage datapath: the scalar kernels.
+void gemm_amd(const MmaModel& m, const GemmProblem& p, Isa isa,
+              std::vector<uint64_t>& D, std::vector<uint8_t>& bad);
+// gemm_amd_hwy.cpp: the pairwise chain of every column n and the rows in
+// whole groups of Lanes (returns how many rows, from 0), on decoded
+// operands: at[k * M + m] (A as f32 bits, transposed), b[n * K + k],
+// c[n * M + m]; D's f32 bits into out[n * M + m].
+size_t pairwise_simd(Isa isa, const uint32_t* at, size_t M, size_t N,
+                     const uint32_t* b, size_t K, size_t L, bool ftz,
+                     uint32_t nan, const uint32_t* c, uint32_t* out);
 
 }  // namespace mxc::fast::gemm_detail
