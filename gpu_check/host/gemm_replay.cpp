@@ -56,6 +56,33 @@ size_t kblocks(const GemmFormat& g, const GemmProblem& p) {
   return g.block > 0 ? static_cast<size_t>(p.K / g.block) : 0;
 }
 
+// The f32 scale tensors of the Hopper block modes, in elements, as
+// TransformerEngine lays them out for cuBLASLt ("GEMM_READY";
+// transformer_engine/pytorch/csrc/quantizer.cpp,
+// Float8BlockQuantizer::get_scale_shape):
+// - VEC128_32F (one scale per row and 128 k): [k-block][roundup(rows, 4)],
+//   rows contiguous (offset k * roundup(rows, 4) + r); the 1D x 1D family
+//   passes on H200 (cuBLASLt 13.1; its problems have rows % 4 == 0).
+// - BLK128x128_32F (one scale per 128 x 128 tile): [row block][roundup(kb,
+//   4)], k-blocks contiguous (offset r * roundup(kb, 4) + k). The earlier
+//   reading (k-block major, offset k * rows + r) failed on H200 exactly
+//   where the two differ (2 row blocks x 3 k-blocks: 19,087 of the 36,864
+//   elements of 256x144x384) and agreed where there is one row block
+//   (docs/gpu-check.md, "cuBLASLt"); this layout has not yet run on a GPU.
+bool blk2d(const GemmFormat& g, bool is_a) { return is_a ? g.blk2d_a : g.blk2d_b; }
+size_t f32_scale_ld(const GemmFormat& g, const GemmProblem& p, bool is_a) {
+  const size_t kb = kblocks(g, p);
+  return blk2d(g, is_a) ? (kb + 3) / 4 * 4 : (scale_rows(g, p, is_a) + 3) / 4 * 4;
+}
+size_t f32_scale_offset(const GemmFormat& g, const GemmProblem& p, bool is_a, size_t r,
+                        size_t k) {
+  return blk2d(g, is_a) ? r * f32_scale_ld(g, p, is_a) + k : k * f32_scale_ld(g, p, is_a) + r;
+}
+size_t f32_scale_image_size(const GemmFormat& g, const GemmProblem& p, bool is_a) {
+  return blk2d(g, is_a) ? scale_rows(g, p, is_a) * f32_scale_ld(g, p, is_a)
+                        : kblocks(g, p) * f32_scale_ld(g, p, is_a);
+}
+
 std::vector<uint8_t> pack_operand(const GemmFormat& g,
                                   const std::vector<uint64_t>& v) {
   std::vector<uint8_t> out;
@@ -92,12 +119,11 @@ std::vector<uint8_t> scale_image(const GemmFormat& g, const GemmProblem& p,
   }
   const size_t rows = scale_rows(g, p, is_a), kb = kblocks(g, p);
   if (g.scale == Fmt::kF32) {
-    // Assumed: k-block major, rows contiguous (offset kb * rows + r).
-    std::vector<uint8_t> img(rows * kb * 4);
+    std::vector<uint8_t> img(f32_scale_image_size(g, p, is_a) * 4);
     for (size_t r = 0; r < rows; ++r)
       for (size_t k = 0; k < kb; ++k) {
         const uint32_t bits = static_cast<uint32_t>(s[r * kb + k]);
-        std::memcpy(&img[(k * rows + r) * 4], &bits, 4);
+        std::memcpy(&img[f32_scale_offset(g, p, is_a, r, k) * 4], &bits, 4);
       }
     return img;
   }
@@ -115,7 +141,7 @@ std::vector<uint64_t> read_scales(const GemmFormat& g, const GemmProblem& p,
     for (size_t r = 0; r < rows; ++r)
       for (size_t k = 0; k < kb; ++k) {
         uint32_t bits = 0;
-        std::memcpy(&bits, &img[(k * rows + r) * 4], 4);
+        std::memcpy(&bits, &img[f32_scale_offset(g, p, is_a, r, k) * 4], 4);
         s[r * kb + k] = bits;
       }
     return s;

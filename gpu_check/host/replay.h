@@ -32,6 +32,11 @@ struct ReplayOptions {
   // Called before each device call with the index of its first case (the
   // runner's watchdog and error messages use it).
   std::function<void(uint64_t)> progress;
+  // mxc-gpu run --capture: every case replayed is written here as one
+  // vector-file line whose results are the DEVICE's (all fields, in the
+  // order the report counts them), so the file is a hardware capture that
+  // `mxc verify --model M FILE` replays on the CPU. Null: nothing written.
+  std::ostream* capture = nullptr;
 };
 
 // The family's vector header at a level and seed (what `mxc gen` takes).

@@ -17,6 +17,7 @@
 
 #include "conformance/io.h"
 #include "conformance/vectors/report.h"
+#include "conformance/vectors/vector_file.h"
 #include "gpu_check/host/replay.h"
 
 namespace mxc::gpu {
@@ -108,6 +109,16 @@ bool sweepable(const Family& f) {
 
 }  // namespace
 
+std::string capture_name(std::string_view family) {
+  std::string s(family);
+  for (char& c : s) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '_' || c == '-';
+    if (!ok) c = '_';
+  }
+  return s;
+}
+
 std::string render_support_matrix(const std::vector<SupportEntry>& m) {
   if (m.empty()) return "cuBLASLt support matrix: not probed\n";
   // TN is the forward GEMM of training, NN dgrad, NT wgrad (cuBLAS naming,
@@ -164,6 +175,16 @@ DeviceOutcome run_one(Backend& b, const RunOptions& o, const Shard& sh, bool nam
         << "\nmxc-gpu: nothing replayed (exit 77: skipped)\n";
     status = kExitSkip;
     return oc;
+  }
+  if (!o.capture_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.capture_dir, ec);
+    if (ec) {
+      err << "mxc-gpu: error: --capture: cannot create " << o.capture_dir << ": " << ec.message()
+          << "\n";
+      status = 2;
+      return oc;
+    }
   }
   if (!o.report_dir.empty()) {
     std::error_code ec;
@@ -286,10 +307,40 @@ DeviceOutcome run_one(Backend& b, const RunOptions& o, const Shard& sh, bool nam
         }
         continue;
       }
+      std::ofstream cap;
+      auto open_capture = [&](const std::string& suffix) {
+        ro.capture = nullptr;
+        if (o.capture_dir.empty()) return;
+        const std::string path = o.capture_dir + "/" + capture_name(f.name) + suffix + ".txt";
+        cap.close();
+        cap.open(path, std::ios::binary | std::ios::trunc);
+        if (!cap) {
+          err << "mxc-gpu: error: cannot write the capture file " << path << "\n";
+          status = 2;
+          return;
+        }
+        cap << vec::write_header(family_header(f, ro.level, o.seed));
+        ro.capture = &cap;
+      };
+      auto close_capture = [&] {
+        if (ro.capture == nullptr) return;
+        cap.flush();
+        if (!cap) {
+          err << "mxc-gpu: error: writing the capture of " << f.name << " in " << o.capture_dir
+              << " failed (disk full?)\n";
+          status = 2;
+        }
+        cap.close();
+        ro.capture = nullptr;
+      };
+      open_capture("");
       add(replay_level(b, f, ro));
+      close_capture();
       if (o.sweep && sweepable(f)) {
         current = f.name + " (sweep)";
+        open_capture(".sweep");
         add(replay_sweep(b, f, o.sweep, ro));
+        close_capture();
       }
     } catch (const BackendError& e) {
       const std::string msg =
@@ -620,6 +671,12 @@ int main_cli(int argc, char** argv, Backend& b) {
                  "i/n: level cases i, i+n, ... and the same share of the sweep (n shards "
                  "together are one run; merge with mxc report merge)")
       ->capture_default_str();
+  rc->add_option("--capture", o.capture_dir,
+                 "write every replayed case with the DEVICE's results as a vector file, "
+                 "DIR/<family>.txt (level cases) and DIR/<family>.sweep.txt (sweep; '@' "
+                 "and ':' in names become '_'): a hardware capture that `mxc verify "
+                 "--model M FILE` replays on the CPU (instruction families; cuBLASLt "
+                 "families are not captured)");
   rc->add_option("--device", o.device, "run on CUDA device N only (reports name it)");
   rc->add_option("--devices", o.devices,
                  "all or a list 0,2,5: every listed device concurrently, one host thread "

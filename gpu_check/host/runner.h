@@ -4,6 +4,7 @@
 //   mxc-gpu run [--suite level1|level2] [--only FAMILY]... [--sweep N]
 //               [--vectors FILE]... [--timeout S] [--shard i/n]
 //               [--device N | --devices all|0,2,5] --report DIR
+//               [--capture DIR]
 //   mxc-gpu list
 //
 // Exit status: 0 every replayed family bit-exact, 1 mismatches, 2 bad
@@ -13,6 +14,7 @@
 
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpu_check/host/backend.h"
@@ -28,6 +30,7 @@ struct RunOptions {
   std::vector<std::string> only;
   std::vector<std::string> vectors;  // vector files to replay as well
   std::string report_dir;
+  std::string capture_dir;  // --capture DIR: device results as vector files
   uint64_t sweep = 0;       // random cases per instruction family
   uint64_t seed = 1;
   double timeout_s = 300;   // watchdog: longest wait for one device call
@@ -53,6 +56,11 @@ int run(Backend& b, const RunOptions& o, std::ostream& out, std::ostream& err);
 
 // The whole command line (argv as main gets it).
 int main_cli(int argc, char** argv, Backend& b);
+
+// A family name as a file name: characters other than letters, digits, '.',
+// '_' and '-' become '_' ("mma.m16n8k32.f32.e4m3.e4m3@sm90" ->
+// "mma.m16n8k32.f32.e4m3.e4m3_sm90").
+std::string capture_name(std::string_view family);
 
 std::string render_support_matrix(const std::vector<SupportEntry>& m);
 

@@ -5,6 +5,7 @@
 // bit) is caught and classified.
 #include <bit>
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <cmath>
 
 #include "emu/block/swizzle.h"
@@ -88,6 +89,28 @@ TEST_CASE("gemm images: FP4 packing and the 128x4 scale tiles round-trip") {
   const GemmCase hb = gemm_reading(h, GemmReading::kAsIs);
   CHECK(hb.p.SA == h.p.SA);
   CHECK(hb.p.SB == h.p.SB);
+  // The layouts themselves (TransformerEngine's GEMM_READY shapes): A's
+  // VEC128 scale of (row m, k-block k) at k * roundup(256, 4) + m; B's
+  // BLK128x128 scale of (row block r, k-block k) at r * roundup(3, 4) + k,
+  // the padding slot 3 of each row block unused. The H200 run of
+  // 2026-12-04 failed with B at k * 2 + r (docs/gpu-check.md).
+  const GemmImages hi = gemm_images(h);
+  const auto f32_at = [](const std::vector<uint8_t>& img, size_t i) {
+    uint32_t v = 0;
+    std::memcpy(&v, &img[i * 4], 4);
+    return uint64_t{v};
+  };
+  REQUIRE(hi.sa.size() == 3 * 256 * 4);
+  REQUIRE(hi.sb.size() == 2 * 4 * 4);
+  CHECK(f32_at(hi.sa, 2 * 256 + 37) == h.p.SA[37 * 3 + 2]);
+  for (size_t r = 0; r < 2; ++r)
+    for (size_t k = 0; k < 3; ++k) CHECK(f32_at(hi.sb, r * 4 + k) == h.p.SB[r * 3 + k]);
+  // Rows not a multiple of 4: A's leading dimension is padded (M = 17 -> 20).
+  const GemmCase odd = make_gemm_case(fam("cublaslt.fp8.vec128x1d1d.tn.bound"), 17, 8, 256, 3);
+  const GemmImages oi = gemm_images(odd);
+  REQUIRE(oi.sa.size() == 2 * 20 * 4);
+  CHECK(f32_at(oi.sa, 1 * 20 + 16) == odd.p.SA[16 * 2 + 1]);
+  CHECK(gemm_reading(odd, GemmReading::kAsIs).p.SA == odd.p.SA);
 }
 
 TEST_CASE(

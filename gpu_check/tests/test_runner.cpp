@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "conformance/vectors/op.h"
+#include "conformance/vectors/vector_file.h"
 #include "gpu_check/host/runner.h"
 #include "gpu_check/tests/fake_backend.h"
 
@@ -179,4 +181,53 @@ TEST_CASE(
                             std::istreambuf_iterator<char>());
   CHECK(summary.find("zero-exp") != std::string::npos);
   CHECK(summary.find("f16-zero-sign") != std::string::npos);
+}
+
+TEST_CASE("capture (--capture) writes the device's results as vector files that read back") {
+  // The fake backend swaps the two results of every x2 conversion pair, so
+  // the capture must hold the DEVICE's (swapped) results, not the model's:
+  // read back, the cases whose captured result differs from the model's
+  // expected one are exactly the run's mismatches.
+  FakeBackend b;
+  b.fault = Fault::kNibbleOrder;
+  RunOptions o;
+  o.capture_dir = tmpdir("capture");
+  o.only = {"cvt.e2m1x2.f32", "mma.m16n8k32.f32.e4m3.e4m3"};
+  o.sweep = 300;
+  o.report_dir = tmpdir("capture_report");
+  std::ostringstream out, err;
+  CHECK(run(b, o, out, err) == 1);
+  std::ifstream rj(o.report_dir + "/report.json");
+  const auto j = nlohmann::json::parse(rj);
+  size_t files = 0;
+  for (const auto& e : j) {
+    const std::string fam = e["file"];
+    const bool sweep = fam.size() > 8 && fam.substr(fam.size() - 8) == " (sweep)";
+    const std::string base = sweep ? fam.substr(0, fam.size() - 8) : fam;
+    const std::string path =
+        o.capture_dir + "/" + capture_name(base) + (sweep ? ".sweep" : "") + ".txt";
+    INFO(path);
+    REQUIRE(std::filesystem::exists(path));
+    ++files;
+    std::ifstream in(path);
+    mxc::vec::Reader rd(in, path);
+    const auto op = mxc::vec::make_op(rd.header());
+    const auto fi = op->inputs(), fr = op->results();
+    std::vector<std::string_view> t;
+    uint64_t cases = 0, differ = 0;
+    while (rd.next(t)) {
+      REQUIRE(t.size() == fi.size() + fr.size());
+      std::vector<uint64_t> a(fi.size());
+      for (size_t i = 0; i < fi.size(); ++i)
+        a[i] = mxc::vec::parse_field(rd, t[i], fi[i].width, fi[i].name.c_str());
+      const uint64_t got = mxc::vec::parse_field(rd, t[fi.size()], fr[0].width, "result");
+      ++cases;
+      if (got != op->expected(a)[0]) ++differ;
+    }
+    CHECK(cases == e["cases"].get<uint64_t>());
+    CHECK(differ == e["mismatches"].get<uint64_t>());
+    if (base.rfind("cvt.", 0) == 0) CHECK(differ > 0);
+  }
+  CHECK(files >= 4);  // cvt level + sweep, mma@sm90-like level + sweep at least
+  CHECK(capture_name("mma.m16n8k32.f32.e4m3.e4m3@sm90") == "mma.m16n8k32.f32.e4m3.e4m3_sm90");
 }
