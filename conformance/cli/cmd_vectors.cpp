@@ -92,6 +92,7 @@ struct VerifyCli {
   std::vector<std::string> allow, require;
   size_t max_errors = 20;
   bool quiet = false;
+  bool hand_picked = false;
 };
 
 int run_verify(const VerifyCli& o) {
@@ -99,6 +100,7 @@ int run_verify(const VerifyCli& o) {
   vo.allow = o.allow;
   vo.require = o.require;
   vo.max_errors = o.max_errors;
+  vo.check_sequence = !o.hand_picked;
   if (!o.quiet) {
     vo.progress = [](uint64_t n) {
       std::fprintf(stderr, "\rmxc verify: %llu cases", (unsigned long long)n);
@@ -246,6 +248,11 @@ void add_vectors(CLI::App& app, int& exit_code) {
   vc->add_option("--json", v->json, "write a JSON report");
   vc->add_option("--junit", v->junit, "write a JUnit XML report");
   vc->add_flag("-q,--quiet", v->quiet, "no progress on stderr");
+  vc->add_flag("--hand-picked", v->hand_picked,
+               "the cases are not the header's generated sequence (a "
+               "hardware capture such as mxc-gpu run --capture writes for a "
+               "sweep, or a selection of cases): do not require case n to be "
+               "the header's case n; cases= must still equal the count");
   vc->callback([v, &exit_code] { exit_code = run_verify(*v); });
 }
 

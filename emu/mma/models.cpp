@@ -25,14 +25,21 @@ constexpr Fmt kFp8Fnuz[] = {Fmt::kE4M3Fnuz, Fmt::kE5M2Fnuz};
 //             Tables 4, 5 (via bksaiki/fpy examples/mmasim)
 //   KM        north-numerical-computing/MATLAB-tensor-core models/*TC.m
 //   cutlass   NVIDIA/cutlass#1986 (Hopper mma.sync FP8 emulated on FP16)
-// mma.sync FP8 on sm_90 / sm_100 (issue 12): the products' FDPA starts
-// from +0 and C is added outside with an ordinary RNE add.
-constexpr FdpaParams kMmaSyncFp8F32{.L = 32,
+// mma.sync FP8 on sm_90 / sm_100 (issue 12): the products' FDPAs start
+// from +0 and C is added outside with an ordinary RNE add. f32 output: two
+// 16-product FDPAs, k mod 4 in {0,1} then {2,3} (the f16 structure with
+// RZ-FP32), as the H200 device check of 2026-12-04 separated: the earlier
+// single 32-product FDPA differed from the GPU in 79 of 2,188 level-1 cases
+// (about 13% of a random sweep); this one in none. KM's captures (narrow
+// operand range) agree with both (docs/models.md).
+constexpr FdpaParams kMmaSyncFp8F32{.L = 16,
                                     .G = 0,
                                     .F = 25,
                                     .rho = AccRound::kRzF32,
                                     .e_zero = -133,
                                     .k_block = 32,
+                                    .k_period = 4,
+                                    .k_run = 2,
                                     .c_outside = true};
 // f16 output: two 16-product FDPAs, k mod 4 in {0,1} then {2,3}.
 constexpr FdpaParams kMmaSyncFp8F16{.L = 16,
@@ -333,10 +340,12 @@ constexpr std::array kModels = {
         "sm90_mma_fp8_f32", "sm90",
         "mma.sync.aligned.m16n8k32.row.col.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32", 32,
         kFp8, Fmt::kF32, ScaleKind::kNone, kMmaSyncFp8F32, Fmt::kF64,
-        "H100+H200 captures (KM model_validation 109e412 "
-        "d_H1x0_fp32, 20000 rows: ../shared/oracles/km-hardware/"
-        "sm90_mma_fp8_f32.*): FDPA of the 32 products from +0 (L=32, "
-        "F=25, RZ-FP32), then C added by an RNE f32 add",
+        "H200 device check (mxc-gpu, 2026-12-04: 2,188 level-1 cases, "
+        "tests/data/h200-device/) and H100+H200 captures (KM "
+        "model_validation 109e412 d_H1x0_fp32, 20000 rows: "
+        "../shared/oracles/km-hardware/sm90_mma_fp8_f32.*): FDPA over k mod "
+        "4 in {0,1} from +0, RZ-FP32, then over {2,3} (L=16, F=25), then C "
+        "added by an RNE f32 add",
         Evidence{EvidenceLevel::kCaptures, 20000, "H100, H200",
                  "km-hardware/sm90_mma_fp8_f32.*"}},
     MmaModel{
@@ -357,7 +366,9 @@ constexpr std::array kModels = {
         "(legacy mma.sync on sm_100, not tcgen05)",
         32, kFp8, Fmt::kF32, ScaleKind::kNone, kMmaSyncFp8F32, Fmt::kF64,
         "B200 captures (KM model_validation d_B200_fp32, 10000 rows, not "
-        "in ../shared): as sm90_mma_fp8_f32",
+        "in ../shared): as sm90_mma_fp8_f32 (the captures agree with it "
+        "and with the earlier one-FDPA reading alike; only H200 separated "
+        "them)",
         Evidence{
             EvidenceLevel::kCaptures, 10000, "B200",
             "KM model_validation/B200/E*/d_B200_fp32.txt (not in ../shared)"}},

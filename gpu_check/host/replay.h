@@ -35,7 +35,8 @@ struct ReplayOptions {
   // mxc-gpu run --capture: every case replayed is written here as one
   // vector-file line whose results are the DEVICE's (all fields, in the
   // order the report counts them), so the file is a hardware capture that
-  // `mxc verify --model M FILE` replays on the CPU. Null: nothing written.
+  // `mxc verify --hand-picked --vectors FILE` checks on the CPU. Null:
+  // nothing written.
   std::ostream* capture = nullptr;
 };
 

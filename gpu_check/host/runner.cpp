@@ -307,40 +307,52 @@ DeviceOutcome run_one(Backend& b, const RunOptions& o, const Shard& sh, bool nam
         }
         continue;
       }
+      // The capture: case lines go to PATH.part as they come; at the end
+      // the header (cases= the count written) and the lines become PATH.
       std::ofstream cap;
+      std::string cap_path;
       auto open_capture = [&](const std::string& suffix) {
         ro.capture = nullptr;
         if (o.capture_dir.empty()) return;
-        const std::string path = o.capture_dir + "/" + capture_name(f.name) + suffix + ".txt";
-        cap.close();
-        cap.open(path, std::ios::binary | std::ios::trunc);
+        cap_path = o.capture_dir + "/" + capture_name(f.name) + suffix + ".txt";
+        cap.open(cap_path + ".part", std::ios::binary | std::ios::trunc);
         if (!cap) {
-          err << "mxc-gpu: error: cannot write the capture file " << path << "\n";
+          err << "mxc-gpu: error: cannot write the capture file " << cap_path << ".part\n";
           status = 2;
           return;
         }
-        cap << vec::write_header(family_header(f, ro.level, o.seed));
         ro.capture = &cap;
       };
-      auto close_capture = [&] {
+      auto close_capture = [&](uint64_t cases) {
         if (ro.capture == nullptr) return;
-        cap.flush();
-        if (!cap) {
-          err << "mxc-gpu: error: writing the capture of " << f.name << " in " << o.capture_dir
-              << " failed (disk full?)\n";
-          status = 2;
-        }
-        cap.close();
         ro.capture = nullptr;
+        cap.close();
+        vec::Header h = family_header(f, ro.level, o.seed);
+        h.kv["cases"] = std::to_string(cases);
+        std::ifstream part(cap_path + ".part", std::ios::binary);
+        std::ofstream whole(cap_path, std::ios::binary | std::ios::trunc);
+        whole << vec::write_header(h) << part.rdbuf();
+        whole.flush();
+        if (!cap || !part || !whole) {
+          err << "mxc-gpu: error: writing the capture " << cap_path << " failed (disk full?)\n";
+          status = 2;
+          return;
+        }
+        part.close();
+        std::remove((cap_path + ".part").c_str());
       };
       open_capture("");
-      add(replay_level(b, f, ro));
-      close_capture();
+      {
+        vec::Report lr = replay_level(b, f, ro);
+        close_capture(lr.cases);
+        add(std::move(lr));
+      }
       if (o.sweep && sweepable(f)) {
         current = f.name + " (sweep)";
         open_capture(".sweep");
-        add(replay_sweep(b, f, o.sweep, ro));
-        close_capture();
+        vec::Report sr = replay_sweep(b, f, o.sweep, ro);
+        close_capture(sr.cases);
+        add(std::move(sr));
       }
     } catch (const BackendError& e) {
       const std::string msg =
@@ -675,8 +687,8 @@ int main_cli(int argc, char** argv, Backend& b) {
                  "write every replayed case with the DEVICE's results as a vector file, "
                  "DIR/<family>.txt (level cases) and DIR/<family>.sweep.txt (sweep; '@' "
                  "and ':' in names become '_'): a hardware capture that `mxc verify "
-                 "--model M FILE` replays on the CPU (instruction families; cuBLASLt "
-                 "families are not captured)");
+                 "--hand-picked --vectors FILE` checks against the header's model on the "
+                 "CPU (instruction families; cuBLASLt families are not captured)");
   rc->add_option("--device", o.device, "run on CUDA device N only (reports name it)");
   rc->add_option("--devices", o.devices,
                  "all or a list 0,2,5: every listed device concurrently, one host thread "

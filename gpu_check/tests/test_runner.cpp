@@ -225,6 +225,7 @@ TEST_CASE("capture (--capture) writes the device's results as vector files that 
       if (got != op->expected(a)[0]) ++differ;
     }
     CHECK(cases == e["cases"].get<uint64_t>());
+    CHECK(rd.header().get("cases") == std::to_string(cases));
     CHECK(differ == e["mismatches"].get<uint64_t>());
     if (base.rfind("cvt.", 0) == 0) CHECK(differ > 0);
   }
