@@ -38,6 +38,13 @@
 #   MXC_GPU_TARGETS=T  SASS targets to build: native (default: the present
 #                      GPU's, e.g. 90a), a list such as "90a;100a", or all
 #   SWEEP=N            random cases per family (default 10^6)
+#   CAPTURE=N          also write, per instruction family, its first N level
+#                      and N sweep cases with the DEVICE's results as vector
+#                      files in REPORT_DIR/<phase>/capture/ (mxc-gpu run
+#                      --capture --capture-max N; about 210 bytes a case for
+#                      mma.sync FP8): the data a model refit needs, replayed
+#                      on the CPU by mxc verify --hand-picked (0: none, the
+#                      default)
 #   TOTAL_LIMIT=S      budget for build + all phases (default 480 s)
 #   PHASE_LIMIT=S      cap on one phase (default 300 s)
 #   MXC_CUBLASLT=FILE  the cuBLASLt to load (default: libcublasLt.so.13 from
@@ -101,9 +108,19 @@ out=${out:-${OUT:-gpu-report}}
 sweep=${SWEEP:-1000000}
 total_limit=${TOTAL_LIMIT:-480}
 phase_limit=${PHASE_LIMIT:-300}
-for v in "$sweep" "$total_limit" "$phase_limit"; do
-  case $v in ''|*[!0-9]*) echo "run-device-check: SWEEP/TOTAL_LIMIT/PHASE_LIMIT must be integers" >&2; exit 2 ;; esac
+capture=${CAPTURE:-0}
+for v in "$sweep" "$total_limit" "$phase_limit" "$capture"; do
+  case $v in ''|*[!0-9]*) echo "run-device-check: SWEEP/TOTAL_LIMIT/PHASE_LIMIT/CAPTURE must be integers" >&2; exit 2 ;; esac
 done
+# --capture for the instruction phases (not zero-rules: its files are
+# already vectors; not cublaslt: GEMMs are not captured).
+capture_args() {
+  [ "$capture" -gt 0 ] || return 0
+  case $1 in
+    zero-rules|cublaslt) ;;
+    *) echo "--capture $out/$1/capture --capture-max $capture" ;;
+  esac
+}
 export PATH=$PATH:/usr/local/cuda/bin
 t0=$(date +%s)
 
@@ -166,16 +183,15 @@ else
   build_plan="${build_plan:-}cmake -S . -B $bdir -DCMAKE_BUILD_TYPE=Release -DMXC_GPU_CHECK=ON -DMXC_BUILD_TESTS=OFF -DMXC_GPU_TARGETS='$targets' $prefix_arg && cmake --build $bdir -j$(nproc) --target mxc-gpu"
 fi
 
-# Expected seconds of each phase on one H200 (sm_90a: tcgen05 has no
-# family there) at the default SWEEP, and of a build for one target. These
-# are estimates, not measurements (no GPU run has happened yet): the host
-# side dominates (the emulator's expected values for SWEEP cases per
-# family on 16 cores), plus the cuBLASLt GEMMs with their model on the
-# CPU. The first real run's verdict table replaces them (docs/gpu-check.md).
+# Seconds of each phase on one H200 (sm_90a: tcgen05 has no family there)
+# at the default SWEEP, from the first run (2026-12-04, device kit, 18 s in
+# all; docs/gpu-check.md "First device run"), rounded up to leave room for
+# a GPU with more families (sm_100: tcgen05); the build for one target is
+# an estimate (40 s of nvcc per target here on 2 cores, 16 cores there).
 expect_s() {
   case $1 in
-    build) echo 240 ;; convert) echo 30 ;; mma.sync) echo 45 ;; wgmma) echo 60 ;;
-    zero-rules) echo 10 ;; cublaslt) echo 90 ;; tcgen05) echo 5 ;;
+    build) echo 240 ;; convert) echo 10 ;; mma.sync) echo 15 ;; wgmma) echo 10 ;;
+    zero-rules) echo 5 ;; cublaslt) echo 10 ;; tcgen05) echo 15 ;;
     mma.legacy) echo 5 ;; *) echo 0 ;;
   esac
 }
@@ -191,8 +207,8 @@ if [ "$dry" = 1 ]; then
     echo "  expected   : build ~$(expect_s build) s (one target, 16 cores; estimate)"
   fi
   for p in "${phases[@]}"; do
-    printf '  phase %-10s: mxc-gpu run %s --timeout 120 --report %s/%s  (~%s s on one H200, estimate)\n' \
-      "$p" "$(phase_args "$p")" "$out" "$p" "$(expect_s "$p")"
+    printf '  phase %-10s: mxc-gpu run %s%s --timeout 120 --report %s/%s  (~%s s on one H200)\n' \
+      "$p" "$(phase_args "$p")" "$(a=$(capture_args "$p"); [ -z "$a" ] || echo " $a")" "$out" "$p" "$(expect_s "$p")"
     sum=$(( sum + $(expect_s "$p") ))
   done
   echo "  then       : one verdict table ($out/verdict.txt)"
@@ -288,7 +304,7 @@ for p in "${phases[@]}"; do
   echo "phase $p (limit ${lim} s) ..."
   ts=$(date +%s)
   # shellcheck disable=SC2046  # phase_args is a word list by design
-  timeout -k 10 "$lim" "$bin" run $(phase_args "$p") --timeout 120 \
+  timeout -k 10 "$lim" "$bin" run $(phase_args "$p") $(capture_args "$p") --timeout 120 \
     --report "$out/$p" > "$out/$p/run.log" 2>&1
   rc=$?
   phase_s[$p]=$(( $(date +%s) - ts ))

@@ -370,7 +370,7 @@ void tally(vec::Report& r, const vec::Op& op, const Family& f, std::span<const u
            std::span<const uint64_t> want, std::span<const uint64_t> got, uint64_t index,
            const ReplayOptions& o, const std::string& harness_class) {
   ++r.cases;
-  if (o.capture != nullptr) {
+  if (o.capture != nullptr && o.capture->written < o.capture->max) {
     const auto fi = op.inputs(), fr = op.results();
     std::string line;
     for (size_t i = 0; i < in.size(); ++i) line += vec::hex_field(in[i], fi[i].width) + ' ';
@@ -378,7 +378,8 @@ void tally(vec::Report& r, const vec::Op& op, const Family& f, std::span<const u
       line += vec::hex_field(got[i], fr[i].width);
       line += i + 1 < got.size() ? ' ' : '\n';
     }
-    *o.capture << line;
+    *o.capture->out << line;
+    ++o.capture->written;
   }
   if (std::equal(want.begin(), want.end(), got.begin(), got.end())) return;
   const std::string acc = op.accepted(in, want, got, o.allow);

@@ -35,9 +35,14 @@ struct ReplayOptions {
   // mxc-gpu run --capture: every case replayed is written here as one
   // vector-file line whose results are the DEVICE's (all fields, in the
   // order the report counts them), so the file is a hardware capture that
-  // `mxc verify --hand-picked --vectors FILE` checks on the CPU. Null:
-  // nothing written.
-  std::ostream* capture = nullptr;
+  // `mxc verify --hand-picked --vectors FILE` checks on the CPU; at most
+  // `max` lines (the first cases in replay order). Null: nothing written.
+  struct CaptureSink {
+    std::ostream* out = nullptr;
+    uint64_t max = UINT64_MAX;
+    uint64_t written = 0;
+  };
+  CaptureSink* capture = nullptr;
 };
 
 // The family's vector header at a level and seed (what `mxc gen` takes).

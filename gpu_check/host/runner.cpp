@@ -310,6 +310,7 @@ DeviceOutcome run_one(Backend& b, const RunOptions& o, const Shard& sh, bool nam
       // The capture: case lines go to PATH.part as they come; at the end
       // the header (cases= the count written) and the lines become PATH.
       std::ofstream cap;
+      ReplayOptions::CaptureSink sink;
       std::string cap_path;
       auto open_capture = [&](const std::string& suffix) {
         ro.capture = nullptr;
@@ -321,14 +322,15 @@ DeviceOutcome run_one(Backend& b, const RunOptions& o, const Shard& sh, bool nam
           status = 2;
           return;
         }
-        ro.capture = &cap;
+        sink = {&cap, o.capture_max, 0};
+        ro.capture = &sink;
       };
-      auto close_capture = [&](uint64_t cases) {
+      auto close_capture = [&] {
         if (ro.capture == nullptr) return;
         ro.capture = nullptr;
         cap.close();
         vec::Header h = family_header(f, ro.level, o.seed);
-        h.kv["cases"] = std::to_string(cases);
+        h.kv["cases"] = std::to_string(sink.written);
         std::ifstream part(cap_path + ".part", std::ios::binary);
         std::ofstream whole(cap_path, std::ios::binary | std::ios::trunc);
         whole << vec::write_header(h) << part.rdbuf();
@@ -344,14 +346,14 @@ DeviceOutcome run_one(Backend& b, const RunOptions& o, const Shard& sh, bool nam
       open_capture("");
       {
         vec::Report lr = replay_level(b, f, ro);
-        close_capture(lr.cases);
+        close_capture();
         add(std::move(lr));
       }
       if (o.sweep && sweepable(f)) {
         current = f.name + " (sweep)";
         open_capture(".sweep");
         vec::Report sr = replay_sweep(b, f, o.sweep, ro);
-        close_capture(sr.cases);
+        close_capture();
         add(std::move(sr));
       }
     } catch (const BackendError& e) {
@@ -689,6 +691,9 @@ int main_cli(int argc, char** argv, Backend& b) {
                  "and ':' in names become '_'): a hardware capture that `mxc verify "
                  "--hand-picked --vectors FILE` checks against the header's model on the "
                  "CPU (instruction families; cuBLASLt families are not captured)");
+  rc->add_option("--capture-max", o.capture_max,
+                 "with --capture: at most N cases per file (the first N replayed)")
+      ->check(CLI::PositiveNumber);
   rc->add_option("--device", o.device, "run on CUDA device N only (reports name it)");
   rc->add_option("--devices", o.devices,
                  "all or a list 0,2,5: every listed device concurrently, one host thread "

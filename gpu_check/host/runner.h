@@ -12,6 +12,7 @@
 // 124 the watchdog fired, 77 no CUDA device (nothing was replayed: skip).
 #pragma once
 
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -31,6 +32,7 @@ struct RunOptions {
   std::vector<std::string> vectors;  // vector files to replay as well
   std::string report_dir;
   std::string capture_dir;  // --capture DIR: device results as vector files
+  uint64_t capture_max = UINT64_MAX;  // --capture-max N: lines per file
   uint64_t sweep = 0;       // random cases per instruction family
   uint64_t seed = 1;
   double timeout_s = 300;   // watchdog: longest wait for one device call

@@ -232,3 +232,28 @@ TEST_CASE("capture (--capture) writes the device's results as vector files that 
   CHECK(files >= 4);  // cvt level + sweep, mma@sm90-like level + sweep at least
   CHECK(capture_name("mma.m16n8k32.f32.e4m3.e4m3@sm90") == "mma.m16n8k32.f32.e4m3.e4m3_sm90");
 }
+
+TEST_CASE("capture (--capture-max) keeps the first N cases of each file") {
+  FakeBackend b;
+  RunOptions o;
+  o.capture_dir = tmpdir("capture_max");
+  o.capture_max = 50;
+  o.only = {"cvt.e2m1x2.f32"};
+  o.sweep = 300;
+  std::ostringstream out, err;
+  CHECK(run(b, o, out, err) == 0);
+  size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(o.capture_dir)) {
+    ++files;
+    std::ifstream in(e.path());
+    mxc::vec::Reader rd(in, e.path().string());
+    std::vector<std::string_view> t;
+    uint64_t n = 0;
+    while (rd.next(t)) ++n;
+    CHECK(n == 50);
+    CHECK(rd.header().get("cases") == "50");
+    CHECK(e.path().extension() == ".txt");  // no .part left behind
+  }
+  CHECK(files >= 2);  // level and sweep of each family the prefix selects
+  CHECK(files % 2 == 0);
+}
