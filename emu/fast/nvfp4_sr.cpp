@@ -55,10 +55,9 @@ bool sr_block_plan(const NvTab& t, const uint32_t* x, const uint32_t* rb,
   uint32_t amax = 0;
   for (size_t i = 0; i < n; ++i)
     amax = std::max(amax, x[i * stride] & 0x7FFFFFFFu);
-  if (amax >= 0x7F800000u) return false;
   const Nvfp4Candidate& c = t.plan.cand[0];
-  const uint8_t s = nv_scale_code(c, amax);
-  if (s >= 0x80 || !c.exact[s]) return false;
+  const uint8_t s = sr_scale_code(c, amax);
+  if (s == 0x80) return false;
   const float op = std::bit_cast<float>(c.operand[s]);
   *scale = s;
   for (size_t i = 0; i < n; ++i) {

@@ -1,6 +1,6 @@
 // The NVFP4 stochastic-rounding kernels of emu/fast/nvfp4_sr.h, one
 // Highway source for every target (emu/fast/isa.h). Per block: the amax in
-// registers, the scale code by the plan's steps (nv_scale_code, once per
+// registers, the scale code by the plan's steps (sr_scale_code, once per
 // block), one multiply (or divide) by the operand, and the SR cast of
 // e2m1_sr (nvfp4_sr_kernel.h) in integer lanes. Rowwise: a block is
 // 16/Lanes vectors; columnwise: up to 256 columns per pass, the amax down
@@ -68,8 +68,8 @@ void NvSrRows(const Nvfp4Profile& p, const NvTab& t, size_t nb,
     const uint32_t* rbb = rb + 16 * b;
     uint8_t* cb = codes + 16 * b;
     const uint32_t amax = AbsMax(xb, 16);
-    const uint8_t s = amax < 0x7F800000u ? nv_scale_code(c, amax) : 0x80;
-    if (s >= 0x80 || !c.exact[s]) {
+    const uint8_t s = sr_scale_code(c, amax);
+    if (s == 0x80) {
       sr_block_ref(p, t.tv, xb, rbb, 1, scales + b, cb, 1);
       continue;
     }
@@ -102,8 +102,8 @@ void SrColPass(const Nvfp4Profile& p, const NvTab& t, size_t C, size_t w,
                         hn::And(hn::LoadU(d, xr + i * C + j), abs)),
                 d, am + j);
   for (size_t j = 0; j < w; ++j) {
-    const uint8_t s = am[j] < 0x7F800000u ? nv_scale_code(c, am[j]) : 0x80;
-    bad[j] = s >= 0x80 || !c.exact[s];
+    const uint8_t s = sr_scale_code(c, am[j]);
+    bad[j] = s == 0x80;
     // A declined column converts under operand 1, overwritten below.
     ops[j] = bad[j] ? 0x3F800000u : c.operand[s];
     sr[j] = bad[j] ? 0 : s;

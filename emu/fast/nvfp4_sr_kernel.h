@@ -16,6 +16,16 @@ namespace mxc::fast::detail {
 // (Inf included) saturate to 6. The sign is kept (-0 gives code 8).
 uint32_t e2m1_sr(uint32_t y, uint32_t rb);
 
+// The scale code of a block of amax `amax` (|x| bits) under candidate c, or
+// 0x80 when the plan does not model the block: amax Inf or NaN, a scale
+// step that became NaN, or a code whose operand is not exact. The one rule
+// the portable and the vector SR paths share.
+inline uint8_t sr_scale_code(const Nvfp4Candidate& c, uint32_t amax) {
+  if (amax >= 0x7F800000u) return 0x80;
+  const uint8_t s = nv_scale_code(c, amax);
+  return s < 0x80 && c.exact[s] ? s : 0x80;
+}
+
 // One block of n elements by the plan, portable (hardware binary32),
 // elements and random bits `stride` apart; false (nothing written) when the
 // block holds a NaN or Inf or takes a scale code the plan does not model.
