@@ -565,3 +565,52 @@ TEST_CASE("fast GEMM: chunk sums beyond int32 in the SIMD chain",
   }
   CHECK(checked >= 8);
 }
+
+// The same for C added outside the FDPA (FdpaParams::c_outside, legacy
+// mma.sync FP8: ChainT32 with each instruction's chain started from +0
+// and C added after it): E4M3 0x77 (1.111 x 2^7, the largest
+// significand) everywhere makes each of the 32 products of an f32-output
+// instruction 225 x 2^19 after the shift (F = 25), their sum 7200 x 2^19
+// > 2^31, so those chunks take PackWide; rows of one sign each and random
+// columns leave the rest to the int32 sum. The f16-output models (two
+// 16-product FDPAs per instruction, C the second one's addend) run the
+// same problem: their chunk sums stay in int32, C in their chain.
+TEST_CASE("fast GEMM: C outside the FDPA with chunk sums beyond int32",
+          "[fast][mma][gemm]") {
+  SplitMix64 g(0x6E37);
+  size_t checked = 0;
+  for (const char* name : {"sm90_mma_fp8_f32", "sm100_mma_fp8_f32",
+                           "sm90_mma_fp8_f16", "sm100_mma_fp8_f16"}) {
+    const MmaModel& m = *find_mma_model(name);
+    REQUIRE(m.fdpa.c_outside);
+    const uint64_t big = 0x77, sign = 0x80;
+    for (ZeroSign zs : {ZeroSign::kIeee, ZeroSign::kPositive}) {
+      const MmaModel mdl = with_zero_rules(m, m.fdpa.zero_exp, zs);
+      GemmProblem p = make_problem(mdl, Fmt::kE4M3, Fmt::kE4M3, 5, 19, 96,
+                                   GemmLayout::kTN, g);
+      for (int r = 0; r < p.M; ++r)
+        for (int k = 0; k < p.K; ++k)
+          if (r != 2 || (g.next() & 1) != 0)
+            p.A[size_t(r) * p.K + k] = big | (r == 1 ? sign : 0);
+      for (int n = 0; n < p.N; ++n)
+        for (int k = 0; k < p.K; ++k)
+          if (n % 3 != 2) p.B[size_t(n) * p.K + k] = big;
+      // Finite everywhere (no element may take the reference): no NaN
+      // (0x7F, 0xFF) or over-wide operand code, C below 2^0.
+      for (auto* v : {&p.A, &p.B})
+        for (auto& x : *v) x = (x & 0x7F) == 0x7F ? 0x76 : x & 0xFF;
+      for (auto& c : p.C) c &= mdl.c_fmt == Fmt::kF16 ? 0xBBFF : 0xBF7FFFFFu;
+      REQUIRE(fast::gemm_covers(mdl, p));
+      const std::vector<uint64_t> ref = reference_gemm(mdl, p);
+      for (fast::Isa isa : test::isas()) {
+        INFO(fmt::format("{} {} isa {}", name, zero_sign_name(zs),
+                         fast::isa_name(isa)));
+        size_t fallbacks = 0;
+        CHECK(fast::gemm_fast(mdl, p, isa, &fallbacks) == ref);
+        CHECK(fallbacks == 0);
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked >= 8);
+}

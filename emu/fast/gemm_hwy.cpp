@@ -410,40 +410,27 @@ void BeginInstruction(const GemmPlan& p, LaneState& s, size_t l0, size_t n,
     s.c[i] = 0;
   }
 }
-void EndInstruction(const GemmPlan& p, LaneState& s, size_t l0, size_t n,
-                    size_t j) {
-  if (!p.c_outside || (j + 1) % p.chunks_per_instr != 0) return;
+// C added outside the FDPA for one vector of lanes (c_fmt f32 or f16):
+// the chain's result x plus the instruction's C y, add_outside's IEEE
+// round-to-nearest-even add in c_fmt with a canonical NaN, then the
+// zero-sign rule.
+HWY_INLINE V32 AddOutside(const GemmPlan& p, V32 x, V32 y) {
+  const D32 d;
+  const hn::Rebind<float, D32> df;
+  const V32 z = hn::Zero(d);
   const bool positive = p.zero_sign == ZeroSign::kPositive;
   if (p.c_fmt == Fmt::kF32) {
     // The vector binary32 add is IEEE round-to-nearest-even (no FTZ/DAZ):
     // add_outside's host add, lane by lane; NaN made canonical.
-    const D32 d;
-    const hn::Rebind<float, D32> df;
-    for (size_t i = l0; i < l0 + n; i += hn::Lanes(d)) {
-      const V32 c = hn::LoadU(d, s.c + i);
-      const auto x = hn::Add(hn::BitCast(df, c),
-                             hn::BitCast(df, hn::LoadU(d, s.outside + i)));
-      V32 r = hn::IfThenElse(hn::RebindMask(d, hn::IsNaN(x)),
-                             hn::Set(d, static_cast<int32_t>(p.c_nan)),
-                             hn::BitCast(d, x));
-      if (positive)
-        r = hn::IfThenZeroElse(
-            hn::Eq(hn::And(r, hn::Set(d, static_cast<int32_t>(~p.c_sign))),
-                   hn::Zero(d)),
-            r);
-      const M32 bad = hn::MaskFromVec(hn::LoadU(d, s.bad + i));
-      hn::StoreU(hn::IfThenElse(bad, c, r), d, s.c + i);
-    }
-    return;
-  }
-  if (p.c_fmt != Fmt::kF16) {
-    for (size_t i = l0; i < l0 + n; ++i) {
-      if (s.bad[i] != 0) continue;
-      s.c[i] = static_cast<int32_t>(
-          add_outside(p, static_cast<uint32_t>(s.c[i]),
-                      static_cast<uint32_t>(s.outside[i])));
-    }
-    return;
+    const auto sum = hn::Add(hn::BitCast(df, x), hn::BitCast(df, y));
+    V32 r = hn::IfThenElse(hn::RebindMask(d, hn::IsNaN(sum)),
+                           hn::Set(d, static_cast<int32_t>(p.c_nan)),
+                           hn::BitCast(d, sum));
+    if (positive)
+      r = hn::IfThenZeroElse(
+          hn::Eq(hn::And(r, hn::Set(d, static_cast<int32_t>(~p.c_sign))), z),
+          r);
+    return r;
   }
   // binary16: both addends converted exactly to binary32 (NaN and Inf
   // too) and added there (IEEE RNE: Inf - Inf and NaN give NaN, made
@@ -452,10 +439,6 @@ void EndInstruction(const GemmPlan& p, LaneState& s, size_t l0, size_t n,
   // sum: 24 >= 2 * 11 + 2 bits make double rounding innocuous for an add
   // (Figueroa, "When is double rounding innocuous?", SIGNUM 1995), and a
   // sum below 2^-14 is a multiple of 2^-24 under 2^-14, exact in both.
-  const D32 d;
-  const hn::Rebind<float, D32> df;
-  const V32 z = hn::Zero(d), x = hn::Load(d, s.c + l0),
-            y = hn::Load(d, s.outside + l0);
   const V32 sgn = hn::Set(d, 0x8000);
   // sig * 2^(max(e, 1) - 25), the power of two built as binary32 bits;
   // e = 31: the binary32 Inf / NaN (payload kept nonzero).
@@ -487,18 +470,31 @@ void EndInstruction(const GemmPlan& p, LaneState& s, size_t l0, size_t n,
   r = hn::IfThenElse(hn::Eq(a32, z), hn::IfThenElseZero(neg, sgn), r);
   if (positive)
     r = hn::IfThenZeroElse(hn::Eq(hn::And(r, hn::Set(d, 0x7FFF)), z), r);
-  r = hn::IfThenElse(hn::RebindMask(d, hn::IsNaN(fsum)),
-                     hn::Set(d, static_cast<int32_t>(p.c_nan)), r);
-  const M32 bad = hn::MaskFromVec(hn::Load(d, s.bad + l0));
-  hn::Store(hn::IfThenElse(bad, x, r), d, s.c + l0);
+  return hn::IfThenElse(hn::RebindMask(d, hn::IsNaN(fsum)),
+                        hn::Set(d, static_cast<int32_t>(p.c_nan)), r);
 }
 
-// The whole chains of rows m.. m + rows - 1 (rows 1 or 2: two independent
-// chains interleaved), lanes l0.. of column block nb, for a plan (ChainT32Fits)
-// without c_outside: ChunkT's steps with Finish32's end, C and the bad
-// lanes kept in registers from chunk to chunk, the lane masks of bad and
-// zero operands built only for chunks that have any. kL: L known at
-// compile time (the loops over the products unrolled), 0 for p.L.
+void EndInstruction(const GemmPlan& p, LaneState& s, size_t l0, size_t n,
+                    size_t j) {
+  if (!p.c_outside || (j + 1) % p.chunks_per_instr != 0) return;
+  if (p.c_fmt != Fmt::kF32 && p.c_fmt != Fmt::kF16) {
+    for (size_t i = l0; i < l0 + n; ++i) {
+      if (s.bad[i] != 0) continue;
+      s.c[i] = static_cast<int32_t>(
+          add_outside(p, static_cast<uint32_t>(s.c[i]),
+                      static_cast<uint32_t>(s.outside[i])));
+    }
+    return;
+  }
+  const D32 d;
+  for (size_t i = l0; i < l0 + n; i += hn::Lanes(d)) {
+    const V32 c = hn::LoadU(d, s.c + i);
+    const V32 r = AddOutside(p, c, hn::LoadU(d, s.outside + i));
+    const M32 bad = hn::MaskFromVec(hn::LoadU(d, s.bad + i));
+    hn::StoreU(hn::IfThenElse(bad, c, r), d, s.c + i);
+  }
+}
+
 // The chunk's end from the int32 parts of S (the two product accumulators
 // and the addend's term) summed in 64-bit lanes and rounded by PackVec, as
 // Finish: for the chunks of a plan without sum32 whose S may not fit
@@ -528,15 +524,29 @@ HWY_INLINE V32 PackWide(const detail::AccFormat& a, V32 acc0, V32 acc1, V32 ts,
 
 // The end of a chunk as ChainT32 rounds it: PackRz32 or PackRne16.
 enum class Pack { kRz32, kRne16 };
+// Where C enters ChainT32's chains (FdpaParams::c_outside): as the first
+// chunk's addend (kNone); added outside each instruction, whose chain
+// starts from +0 (kChained: several chunks per instruction; kEach: one
+// chunk per instruction, whose addend is then always +0).
+enum class Outside { kNone, kChained, kEach };
 
-template <size_t kL, Pack kPack>
+// The whole chains of rows m.. m + rows - 1 (rows 1 or 2: two independent
+// chains interleaved), lanes l0.. of column block nb, for a plan
+// (ChainT32Fits): ChunkT's steps with Finish32's end and EndInstruction's
+// add outside, C, the instruction's C (c_outside) and the bad lanes kept in
+// registers from chunk to chunk, the lane masks of bad and zero operands
+// built only for chunks that have any. kL: L known at compile time (the
+// loops over the products unrolled), 0 for p.L.
+template <size_t kL, Pack kPack, Outside kOut>
 void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
               LaneState* st, size_t l0) {
   const D32 d;
   const size_t K = p.K, L = kL != 0 ? kL : static_cast<size_t>(p.L);
+  const size_t cpi = p.chunks_per_instr;
   const V32 z = hn::Zero(d), k31 = hn::Set(d, 31);
   const detail::AccFormat a = detail::acc_format_of(p.rho);
   const V32 emax0 = hn::Set(d, INT32_MIN / 2), e_zero = hn::Set(d, p.e_zero);
+  const V32 c_zero_exp = hn::Set(d, p.c_zero_exp);
   const hn::RebindToUnsigned<D32> du;
   // The addend's alignment: left by F - c_frac or right by c_frac - F.
   const int addend_ls = std::max(p.F - p.c_frac, 0);
@@ -546,14 +556,21 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
   const V32 fmask = hn::Set(d, (1 << p.c_frac) - 1);
   const V32 magmask = hn::Set(d, static_cast<int32_t>(~p.c_sign));
   const bool positive = p.zero_sign == ZeroSign::kPositive;
-  // Chunk j of row m: C in and out in c, the bad lanes in bad.
+  // Chunk j of row m: C in and out in c, the instruction's C in out
+  // (c_outside), the bad lanes in bad.
   // (Inlined: vectors passed by reference stay in registers.)
-  const auto chunk = [&](size_t m, size_t j, V32 & c, M32 & bad, LaneState & s)
-      HWY_ATTR __attribute__((always_inline)) {
+  const auto chunk = [&](size_t m, size_t j, V32 & c, V32 & out, M32 & bad,
+                         LaneState & s) HWY_ATTR
+      __attribute__((always_inline)) {
     const size_t k0 = j * L;
     const uint32_t b_bad = p.b_bad[nb * p.chunks + j];
     const bool a_bad = p.a_bad[m * p.chunks + j] != 0;
     if (a_bad || b_bad != 0) bad = hn::Or(bad, LaneMask(b_bad, a_bad, l0));
+    // BeginInstruction: the chain starts from +0.
+    if (kOut == Outside::kEach || (kOut == Outside::kChained && j % cpi == 0)) {
+      out = c;
+      c = z;
+    }
     const int32_t* av = &p.a_val[m * K + k0];
     const int32_t* ae = &p.a_exp[m * K + k0];
     const int32_t* bv = &p.b_val[(nb * K + k0) * kLanes + l0];
@@ -562,14 +579,18 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
     for (size_t k = 0; k < L; ++k)
       emax = hn::Max(emax,
                      hn::Add(hn::Set(d, ae[k]), hn::LoadU(d, be + k * kLanes)));
-    V32 a_sig, a_exp, a_eff;
-    M32 a_special, a_nonzero, a_neg;
-    ReadAddend(p, c, a_sig, a_exp, a_eff, a_special, a_nonzero, a_neg);
-    // HoldSpecials: a NaN/Inf addend is the chunk's result.
-    const M32 hold = hn::AndNot(bad, a_special);
-    if (!hn::AllFalse(d, a_special))
-      c = hn::IfThenElse(hn::And(a_special, hn::Ne(hn::And(c, fmask), z)), nan,
-                         c);
+    V32 a_sig = z, a_exp = z, a_eff = c_zero_exp;
+    M32 a_special = hn::Lt(z, z), a_nonzero = a_special, a_neg = a_special;
+    M32 hold = a_special;  // none
+    if (kOut != Outside::kEach) {
+      // (kEach: the addend is +0, the values above.)
+      ReadAddend(p, c, a_sig, a_exp, a_eff, a_special, a_nonzero, a_neg);
+      // HoldSpecials: a NaN/Inf addend is the chunk's result.
+      hold = hn::AndNot(bad, a_special);
+      if (!hn::AllFalse(d, a_special))
+        c = hn::IfThenElse(hn::And(a_special, hn::Ne(hn::And(c, fmask), z)),
+                           nan, c);
+    }
     const uint32_t b_zero = p.b_zero[nb * p.chunks + j];
     const bool a_zero = p.a_zero[m * p.chunks + j] != 0;
     if (a_zero || b_zero != 0)
@@ -593,11 +614,14 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
     // The addend's term floor(sig * 2^(F - c_frac - (e_max - e))): e_max
     // >= e for a nonzero addend, and a zero one's count (unsigned, clamped
     // to 31) is any.
-    const V32 cnt = hn::BitCast(
-        d, hn::Min(hn::BitCast(du, hn::Add(hn::Sub(emax, a_exp), addend_rs)),
-                   hn::Set(du, 31u)));
-    const V32 t = ShrV(hn::ShiftLeftSame(a_sig, addend_ls), cnt);
-    const V32 ts = hn::IfThenElse(a_neg, hn::Sub(z, t), t);
+    V32 ts = z;
+    if (kOut != Outside::kEach) {
+      const V32 cnt = hn::BitCast(
+          d, hn::Min(hn::BitCast(du, hn::Add(hn::Sub(emax, a_exp), addend_rs)),
+                     hn::Set(du, 31u)));
+      const V32 t = ShrV(hn::ShiftLeftSame(a_sig, addend_ls), cnt);
+      ts = hn::IfThenElse(a_neg, hn::Sub(z, t), t);
+    }
     // S in int32, exact under sum32; otherwise exact where |h| < 2^30 - 4
     // (|S - 2h| <= 3), and the chunk takes PackWide where a lane has not.
     const V32 S = hn::Add(ts, hn::Add(acc0, acc1));
@@ -625,27 +649,32 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
     if (positive) r = hn::IfThenZeroElse(hn::Eq(hn::And(r, magmask), z), r);
     const M32 zs = hn::AndNot(skip, szero);
     c = hn::IfThenElse(hn::Or(skip, zs), c, r);
-    if (hn::AllFalse(d, zs)) return;
-    HWY_ALIGN int32_t zl[kLanes];
-    hn::Store(hn::VecFromMask(d, zs), d, zl + l0);
-    hn::Store(c, d, s.c + l0);
-    for (size_t i = l0; i < l0 + hn::Lanes(d); ++i) {  // a sum of zeros
-      if (zl[i] == 0) continue;
-      s.c[i] = static_cast<int32_t>(zero_sum(p, m, nb, static_cast<int>(i), j,
-                                             static_cast<uint32_t>(s.c[i])));
+    if (!hn::AllFalse(d, zs)) {
+      HWY_ALIGN int32_t zl[kLanes];
+      hn::Store(hn::VecFromMask(d, zs), d, zl + l0);
+      hn::Store(c, d, s.c + l0);
+      for (size_t i = l0; i < l0 + hn::Lanes(d); ++i) {  // a sum of zeros
+        if (zl[i] == 0) continue;
+        s.c[i] = static_cast<int32_t>(zero_sum(p, m, nb, static_cast<int>(i), j,
+                                               static_cast<uint32_t>(s.c[i])));
+      }
+      c = hn::Load(d, s.c + l0);
     }
-    c = hn::Load(d, s.c + l0);
+    // EndInstruction: C added outside (the bad lanes' result is unused).
+    if (kOut == Outside::kEach ||
+        (kOut == Outside::kChained && (j + 1) % cpi == 0))
+      c = hn::IfThenElse(bad, c, AddOutside(p, c, out));
   };
-  V32 c0 = hn::Load(d, st[0].c + l0);
+  V32 c0 = hn::Load(d, st[0].c + l0), out0 = z;
   M32 bad0 = hn::MaskFromVec(hn::Load(d, st[0].bad + l0));
   if (rows == 1) {
-    for (size_t j = 0; j < p.chunks; ++j) chunk(m0, j, c0, bad0, st[0]);
+    for (size_t j = 0; j < p.chunks; ++j) chunk(m0, j, c0, out0, bad0, st[0]);
   } else {
-    V32 c1 = hn::Load(d, st[1].c + l0);
+    V32 c1 = hn::Load(d, st[1].c + l0), out1 = z;
     M32 bad1 = hn::MaskFromVec(hn::Load(d, st[1].bad + l0));
     for (size_t j = 0; j < p.chunks; ++j) {
-      chunk(m0, j, c0, bad0, st[0]);
-      chunk(m0 + 1, j, c1, bad1, st[1]);
+      chunk(m0, j, c0, out0, bad0, st[0]);
+      chunk(m0 + 1, j, c1, out1, bad1, st[1]);
     }
     hn::Store(c1, d, st[1].c + l0);
     hn::Store(hn::VecFromMask(d, bad1), d, st[1].bad + l0);
@@ -656,34 +685,48 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
 
 // ChainT32 with L unrolled where the table's small L have it, and the
 // chunk's end by the binary32 conversion where the format allows it.
-template <Pack kPack>
+template <Pack kPack, Outside kOut>
 void ChainT32L(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
                LaneState* st, size_t l0) {
   switch (p.L) {
     case 4:
-      return ChainT32<4, kPack>(p, m0, rows, nb, st, l0);
+      return ChainT32<4, kPack, kOut>(p, m0, rows, nb, st, l0);
     case 8:
-      return ChainT32<8, kPack>(p, m0, rows, nb, st, l0);
+      return ChainT32<8, kPack, kOut>(p, m0, rows, nb, st, l0);
+    case 16:
+      return ChainT32<16, kPack, kOut>(p, m0, rows, nb, st, l0);
+    case 32:
+      return ChainT32<32, kPack, kOut>(p, m0, rows, nb, st, l0);
     default:
-      return ChainT32<0, kPack>(p, m0, rows, nb, st, l0);
+      return ChainT32<0, kPack, kOut>(p, m0, rows, nb, st, l0);
   }
 }
-// Whether ChainT32 runs the plan: no c_outside, and a chunk end
-// PackRz32 or PackRne16 rounds (every such table model; the rest take
-// ChunkT).
+// Whether ChainT32 runs the plan: a chunk end PackRz32 or PackRne16
+// rounds, and with c_outside an add in f32 or f16 (every such table
+// model; the rest take ChunkT).
 bool ChainT32Fits(const GemmPlan& p) {
   // sum32, or int32 product accumulators (not wide) and addend term (F + 1
   // <= 30) whose sum ChainT32 checks per chunk.
-  if (p.wide || p.F + 1 > 30 || p.c_outside) return false;
+  if (p.wide || p.F + 1 > 30) return false;
+  if (p.c_outside && p.chunks_per_instr == 0) return false;
   return (rz_in_binary32(detail::acc_format_of(p.rho)) &&
           p.c_fmt == Fmt::kF32) ||
          (p.rho == AccRound::kRneF16 && p.c_fmt == Fmt::kF16);
 }
+template <Pack kPack>
+void ChainT32O(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
+               LaneState* st, size_t l0) {
+  if (!p.c_outside)
+    return ChainT32L<kPack, Outside::kNone>(p, m0, rows, nb, st, l0);
+  if (p.chunks_per_instr == 1)
+    return ChainT32L<kPack, Outside::kEach>(p, m0, rows, nb, st, l0);
+  return ChainT32L<kPack, Outside::kChained>(p, m0, rows, nb, st, l0);
+}
 void ChainT32Any(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
                  LaneState* st, size_t l0) {
   if (p.c_fmt == Fmt::kF32)
-    return ChainT32L<Pack::kRz32>(p, m0, rows, nb, st, l0);
-  return ChainT32L<Pack::kRne16>(p, m0, rows, nb, st, l0);
+    return ChainT32O<Pack::kRz32>(p, m0, rows, nb, st, l0);
+  return ChainT32O<Pack::kRne16>(p, m0, rows, nb, st, l0);
 }
 
 // Chunk j of a T/ST chain for row m, lanes l0.. of column block nb.
