@@ -59,7 +59,8 @@ constexpr const char* kNoteSm80FragF16 =
     "f16x2 registers per pack_c_f16x2 (PTX ISA fragment figures; unverified "
     "on hardware)";
 constexpr const char* kNoteSm90 =
-    "model fitted to H100/H200 mma.sync captures (docs/models.md)";
+    "model fitted to the H200 device check and H100/H200 mma.sync captures "
+    "(docs/models.md)";
 constexpr const char* kNoteSm100 =
     "model fitted to B200 mma.sync captures (docs/models.md)";
 constexpr const char* kNoteSm89F16 =
@@ -67,16 +68,16 @@ constexpr const char* kNoteSm89F16 =
     "registers per host/fragments.h pack_c_f16x2 (unverified on hardware)";
 constexpr const char* kNoteSm90F16 =
     "model fitted to H100/H200 mma.sync f16 captures (docs/models.md); C/D "
-    "f16x2 registers per host/fragments.h pack_c_f16x2 (unverified on "
-    "hardware)";
+    "f16x2 registers per host/fragments.h pack_c_f16x2 (H200 device check: "
+    "pass)";
 constexpr const char* kNoteSm100F16 =
     "model fitted to B200 mma.sync f16 captures (docs/models.md); C/D f16x2 "
     "registers per host/fragments.h pack_c_f16x2 (unverified on hardware)";
 constexpr const char* kNoteMxf8Scales =
     "scale operand lanes per host/fragments.h (selectors 0, 0)";
 constexpr const char* kNoteWgmma =
-    "descriptor LBO/SBO reading and D fragment per host/wgmma.h (unverified on "
-    "hardware)";
+    "descriptor LBO/SBO reading and D fragment per host/wgmma.h (H200 device "
+    "check: pass)";
 constexpr const char* kNoteTc05 =
     "instruction/smem descriptors and TMEM layout per host/tcgen05.h "
     "(unverified on hardware)";
@@ -430,7 +431,7 @@ constexpr MmaRow kMmaRows[] = {
      kWgmmaF32Tf32, "sm90_wgmma_tf32_f32", "tf32", "tf32", kFeatWgmma, cc(90),
      FragShape::kM16N8K8x32, 0, MmaEngine::kWgmma, false,
      "tf32 operands as f32 bit patterns; 32-bit K-major smem layout per "
-     "host/wgmma.h (CUTLASS-derived; unverified on hardware)"},
+     "host/wgmma.h (CUTLASS-derived; H200 device check: pass)"},
     // --- 5th-generation tensor core (sm_100a / sm_103a)
     {"tcgen05.mma.kind::f8f6f4.f32.e4m3.e4m3",
      "tcgen05.mma.cta_group::1.kind::f8f6f4 M=128 N=16 K=32 e4m3.e4m3 -> f32 "
