@@ -9,11 +9,12 @@
 //    CMakeLists.txt, no FTZ/DAZ). On a SIMD ISA the rows in whole groups of
 //    lanes run the same steps lane by lane (gemm_amd_hwy.cpp), the rest
 //    this scalar loop.
-//  * kTwoStageRd, scalar on every ISA, has per-set e_max, floor shifts of
-//  signed sums and a
-//    second alignment on max(e, e_C) per chunk: int64 per lane, data-
-//    dependent variable shifts; the int32 lanes of gemm_hwy.cpp do not hold
-//    its terms (F = 24 plus the 7 extra bits of the 31-bit stage).
+//  * kTwoStageRd has per-set e_max, floor shifts of signed sums and a
+//    second alignment on max(e, e_C) per chunk. On a SIMD ISA the rows in
+//    whole groups of lanes run gemm_amd_hwy.cpp (stage 1 in int32 lanes
+//    where the terms fit, stage 2 and the RNE pack in int64 lanes), the
+//    rest, and every problem whose products may reach 2^128, this scalar
+//    loop (int64 per lane).
 // Both are O(M N K) integer/float work on decoded arrays, against the
 // reference's per-element unpack, i128 and round_pack.
 #include <algorithm>
@@ -271,7 +272,7 @@ int64_t aligned(uint64_t mag, int32_t sh, uint8_t neg) {
   return (v ^ m) - m;
 }
 
-void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p,
+void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p, Isa isa,
                     std::vector<uint64_t>& D, std::vector<uint8_t>& bad) {
   const FdpaParams& f = mdl.fdpa;
   const bool opmin = f.zero_exp == ZeroExp::kOperandMin;
@@ -319,11 +320,57 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p,
   };
   const bool may_overflow =
       top_of(a, desc(af).man_bits) + top_of(b, desc(bf).man_bits) > 128;
+  // On a SIMD ISA the rows in whole groups of lanes run the vector kernel
+  // (gemm_amd_hwy.cpp: the same steps lane by lane) when every term and
+  // L-term sum fits its int32 lanes: A's significand shifted left by
+  // s0 = F - frac >= 0 makes a product the term before its right shift,
+  // below 2^(F + 2), and L of them below 2^31. A product that may reach
+  // 2^128 (its Inf) stays with this loop.
+  size_t m_simd = 0;
+  const int32_t s0 = F - frac;
+  const bool fits = s0 >= 0 &&
+                    F + 2 + static_cast<int32_t>(std::bit_width(L - 1)) <= 31;
+  if (isa != Isa::kScalar && isa_supported(isa) && fits && !may_overflow) {
+    std::vector<int32_t> at_sig(K * M), at_exp(K * M), at_neg(K * M);
+    std::vector<int32_t> b_sig(N * K), b_exp(N * K), b_neg(N * K);
+    for (size_t m = 0; m < M; ++m) {
+      for (size_t k = 0; k < K; ++k) {
+        const Op& o = a[m * K + k];
+        at_sig[k * M + m] = static_cast<int32_t>(o.sig << s0);
+        at_exp[k * M + m] = o.exp;
+        at_neg[k * M + m] = -static_cast<int32_t>(o.neg);
+      }
+    }
+    for (size_t i = 0; i < N * K; ++i) {
+      b_sig[i] = static_cast<int32_t>(b[i].sig);
+      b_exp[i] = b[i].exp;
+      b_neg[i] = -static_cast<int32_t>(b[i].neg);
+    }
+    std::vector<uint32_t> c(N * M), out(N * M);
+    for (size_t i = 0; i < N * M; ++i) c[i] = static_cast<uint32_t>(p.C[i]);
+    const TwoStageArgs args{at_sig.data(), at_exp.data(), at_neg.data(),
+                            b_sig.data(),  b_exp.data(),  b_neg.data(),
+                            M,             N,             K,
+                            L,             split,         F,
+                            opmin,         f.e_zero,      c_zero_exp,
+                            ieee_zero,     nan,           c.data(),
+                            out.data()};
+    m_simd = two_stage_simd(isa, args);
+    for (size_t n = 0; n < N; ++n) {
+      for (size_t m = 0; m < m_simd; ++m) {
+        const uint64_t c0 = p.C[n * M + m];
+        if (a_bad[m] != 0 || b_bad[n] != 0 || (c0 >> 32) != 0)
+          bad[n * M + m] = 1;
+        else
+          D[n * M + m] = out[n * M + m];
+      }
+    }
+  }
   uint64_t mag[128];
   int32_t exp[128];
   uint8_t neg[128];
   for (size_t n = 0; n < N; ++n) {
-    for (size_t m = 0; m < M; ++m) {
+    for (size_t m = m_simd; m < M; ++m) {
       const uint64_t c0 = p.C[n * M + m];
       if (a_bad[m] != 0 || b_bad[n] != 0 || (c0 >> 32) != 0) {
         bad[n * M + m] = 1;
@@ -448,7 +495,7 @@ void gemm_amd(const MmaModel& m, const GemmProblem& p, Isa isa,
   if (m.fdpa.datapath == Datapath::kF32Pairwise) {
     gemm_pairwise(m, p, isa, D, bad);
   } else {
-    gemm_two_stage(m, p, D, bad);
+    gemm_two_stage(m, p, isa, D, bad);
   }
 }
 
