@@ -135,10 +135,9 @@ namespace ts {
 using D32 = hn::ScalableTag<int32_t>;
 using V32 = hn::Vec<D32>;
 using D64 = hn::Repartition<int64_t, D32>;
-using V64 = hn::Vec<D64>;
 using D32h = hn::Rebind<int32_t, D64>;
-using DU32h = hn::Rebind<uint32_t, D64>;
-using DU64 = hn::RebindToUnsigned<D64>;
+using DF64 = hn::Repartition<double, D32>;
+using DF32h = hn::Rebind<float, DF64>;
 
 template <class V>
 HWY_INLINE V ShlV(V a, V b) {
@@ -155,83 +154,6 @@ HWY_INLINE V ShrV(V a, V b) {
 #else
   return a >> b;
 #endif
-}
-
-// floor(v * 2^sh) of signed 64-bit lanes (|v| * 2^max(sh, 0) < 2^63): a
-// left shift, or a right shift clamped to 63 rounding toward -Inf
-// (~(~v >> r) for a negative v: logical shifts only, as AVX2 has no
-// 64-bit arithmetic variable shift).
-HWY_INLINE V64 FloorShift(V64 v, V64 sh) {
-  const D64 d;
-  const DU64 du;
-  const V64 z = hn::Zero(d), k63 = hn::Set(d, 63);
-  const auto l = hn::BitCast(du, hn::Min(hn::Max(sh, z), k63));
-  const auto r = hn::BitCast(du, hn::Min(hn::Max(hn::Sub(z, sh), z), k63));
-  const auto u = ShlV(hn::BitCast(du, v), l);
-  const auto neg = hn::Lt(v, z);
-  return hn::BitCast(
-      d, hn::IfThenElse(hn::RebindMask(du, neg), hn::Not(ShrV(hn::Not(u), r)),
-                        ShrV(u, r)));
-}
-
-// The bit width of 64-bit lanes (0 for 0).
-HWY_INLINE V64 BitWidth(V64 x) {
-  const D64 d;
-  const DU64 du;
-  auto u = hn::BitCast(du, x);
-  V64 bw = hn::Zero(d);
-#define MXC_BW_STEP(k)                                                         \
-  {                                                                            \
-    const auto t = hn::ShiftRight<k>(u);                                       \
-    const auto m = hn::Ne(t, hn::Zero(du));                                    \
-    u = hn::IfThenElse(m, t, u);                                               \
-    bw = hn::Add(                                                              \
-        bw, hn::IfThenElseZero(hn::RebindMask(d, m), hn::Set(d, int64_t{k}))); \
-  }
-  MXC_BW_STEP(32)
-  MXC_BW_STEP(16)
-  MXC_BW_STEP(8)
-  MXC_BW_STEP(4)
-  MXC_BW_STEP(2)
-  MXC_BW_STEP(1)
-#undef MXC_BW_STEP
-  return hn::Add(bw, hn::BitCast(d, hn::Min(u, hn::Set(du, 1))));
-}
-
-// detail::finish_sum(kRneF32, V < 0, q, |V|) for V != 0 (|V| < 2^63): the
-// binary32 code ((E - emin) << 23) + m, E = max(top, -126), m the
-// significand rounded to nearest even in units of 2^(E - 23), Inf at the
-// top; the sign bit of V.
-HWY_INLINE V64 PackRneF32(V64 V, V64 q) {
-  const D64 d;
-  const DU64 du;
-  const detail::AccFormat a = detail::acc_format_of(AccRound::kRneF32);
-  const V64 z = hn::Zero(d), one = hn::Set(d, 1), k63 = hn::Set(d, 63);
-  const auto neg = hn::Lt(V, z);
-  const V64 mag = hn::IfThenElse(neg, hn::Sub(z, V), V);
-  const V64 top = hn::Add(q, hn::Sub(BitWidth(mag), one));
-  const V64 e = hn::Max(top, hn::Set(d, int64_t{a.emin}));
-  const V64 sh = hn::Sub(q, hn::Sub(e, hn::Set(d, int64_t{a.P})));
-  const V64 rr = hn::Max(hn::Sub(z, sh), z);
-  const V64 r = hn::Min(rr, k63);
-  const V64 l = hn::Min(hn::Max(sh, z), k63);
-  V64 mm = hn::BitCast(d, ShrV(ShlV(hn::BitCast(du, mag), hn::BitCast(du, l)),
-                               hn::BitCast(du, r)));
-  // rem = the bits shifted out, half = 2^(r-1); r >= 64: below half.
-  const V64 back =
-      hn::BitCast(d, ShlV(hn::BitCast(du, mm), hn::BitCast(du, r)));
-  const V64 rem = hn::Sub(mag, back);
-  const V64 half = hn::ShiftRight<1>(
-      hn::BitCast(d, ShlV(hn::BitCast(du, one), hn::BitCast(du, r))));
-  const auto odd = hn::Eq(hn::And(mm, one), one);
-  const auto up =
-      hn::And(hn::And(hn::Gt(r, z), hn::Lt(rr, hn::Set(d, 64))),
-              hn::Or(hn::Gt(rem, half), hn::And(hn::Eq(rem, half), odd)));
-  mm = hn::Add(mm, hn::IfThenElseZero(up, one));
-  V64 b = hn::Add(
-      hn::ShiftLeftSame(hn::Sub(e, hn::Set(d, int64_t{a.emin})), a.P), mm);
-  b = hn::Min(b, hn::Set(d, static_cast<int64_t>(a.inf)));
-  return hn::IfThenElse(neg, hn::Or(b, hn::Set(d, int64_t{1} << 31)), b);
 }
 
 // Stage 1 of one interleaved set (products k0 + j, k0 + j + split, ...) for
@@ -276,14 +198,28 @@ HWY_INLINE bool AllNegZero(const TwoStageArgs& a, size_t m, size_t n,
   return true;
 }
 
-void Rows(const TwoStageArgs& a, size_t m0, size_t n, int32_t* sb, int32_t* eb,
-          int32_t* set_s, int32_t* set_e, uint32_t* cs, int32_t* zb) {
-  const D32 d;
+// 2^x of int32 lanes x (-1022 <= x <= 1023) as doubles.
+HWY_INLINE hn::Vec<DF64> Pow2(hn::Vec<D32h> x) {
   const D64 d64;
-  const DU64 du64;
-  const DU32h du32h;
+  return hn::BitCast(DF64(), hn::ShiftLeft<52>(hn::Add(
+                                 hn::PromoteTo(d64, x), hn::Set(d64, 1023))));
+}
+
+void Rows(const TwoStageArgs& a, size_t m0, size_t n, int32_t* buf) {
+  const D32 d;
+  const DF64 df64;
+  const DF32h df32h;
   const D32h d32h;
-  const size_t V = hn::Lanes(d), V64n = hn::Lanes(d64);
+  const size_t V = hn::Lanes(d), V64n = hn::Lanes(df64);
+  int32_t* sb = buf;
+  int32_t* eb = sb + V;
+  int32_t* pb = eb + V;
+  int32_t* qb = pb + V;
+  int32_t* zb = qb + V;
+  float* rb = reinterpret_cast<float*>(zb + V);
+  auto* cs = reinterpret_cast<uint32_t*>(zb + 2 * V);
+  int32_t* set_s = zb + 3 * V;
+  int32_t* set_e = set_s + a.split * V;
   const int32_t F = a.F;
   for (size_t i = 0; i < V; ++i) cs[i] = a.c[n * a.M + m0 + i];
   for (size_t k0 = 0; k0 < a.K; k0 += a.L) {
@@ -307,58 +243,69 @@ void Rows(const TwoStageArgs& a, size_t m0, size_t n, int32_t* sb, int32_t* eb,
         S = hn::Add(S, ShrV(hn::Load(d, set_s + j * V), sh));  // arithmetic
       }
     }
-    hn::Store(S, d, sb);
-    hn::Store(e, d, eb);
-    // Stage 2, 64-bit lanes.
-    bool any_zero = false;
+    // Stage 2 in int32 lanes up to the two exact integers P (the sum
+    // floored to 31 bits below 2^Mx) and Cv (C floored to F bits), each
+    // split into a floor right shift done here and a left shift (2^pl,
+    // 2^cl) folded into its power-of-two factor below.
+    const hn::RebindToUnsigned<D32> du;
+    const V32 c = hn::BitCast(d, hn::Load(du, cs));
+    const V32 z = hn::Zero(d), k31 = hn::Set(d, 31);
+    const V32 ce = hn::And(hn::BitCast(d, hn::ShiftRight<23>(hn::BitCast(du, c))),
+                           hn::Set(d, 0xFF));
+    const auto special = hn::Eq(ce, hn::Set(d, 0xFF));
+    const V32 mant = hn::And(c, hn::Set(d, 0x7FFFFF));
+    const V32 c_sig = hn::IfThenElse(hn::Ne(ce, z),
+                                     hn::Or(mant, hn::Set(d, 0x800000)), mant);
+    const V32 c_exp = hn::Sub(hn::Max(ce, hn::Set(d, 1)), hn::Set(d, 127));
+    const auto c_nz = hn::Ne(c_sig, z);
+    const V32 ec = hn::IfThenElse(c_nz, c_exp, hn::Set(d, a.c_zero_exp));
+    const V32 Mx = hn::Max(e, ec);
+    const V32 sh2 = hn::Add(hn::Sub(e, Mx), hn::Set(d, kTwoStageSumBits - F));
+    const V32 Pi = ShrV(S, hn::Min(hn::Max(hn::Sub(z, sh2), z), k31));
+    const V32 pl = hn::Max(sh2, z);
+    auto take_c = c_nz;
+    if (a.split > 1)
+      take_c = hn::AndNot(hn::Lt(ec, hn::Sub(Mx, hn::Set(d, F + 1))), take_c);
+    const V32 cv = hn::IfThenElse(hn::Lt(c, z), hn::Sub(z, c_sig), c_sig);
+    const V32 csh =
+        hn::Sub(hn::Sub(c_exp, hn::Set(d, 23)), hn::Sub(Mx, hn::Set(d, F)));
+    const V32 Ci = hn::IfThenElseZero(
+        take_c, ShrV(cv, hn::Min(hn::Max(hn::Sub(z, csh), z), k31)));
+    const V32 cl = hn::Max(csh, z);
+    // V = P + Cv * 2^(31 - F), |V| < 2^53, times 2^(Mx - 31): the two
+    // terms Pi * 2^(pl + Mx - 31) and Ci * 2^(cl + Mx - F) are exact
+    // doubles and so is their sum (V * 2^(Mx - 31): an integer below 2^53
+    // times a power of two in range); the one binary64 -> binary32
+    // conversion rounds it to nearest even (subnormals and the overflow to
+    // Inf included; no FTZ/DAZ), which is detail::finish_sum(kRneF32). A
+    // zero V gives +0.
+    hn::Store(Pi, d, sb);
+    hn::Store(Ci, d, eb);
+    hn::Store(hn::Add(pl, hn::Sub(Mx, hn::Set(d, kTwoStageSumBits))), d, pb);
+    hn::Store(hn::Add(cl, hn::Sub(Mx, hn::Set(d, F))), d, qb);
     for (size_t i = 0; i < V; i += V64n) {
-      const V64 c = hn::BitCast(d64, hn::PromoteTo(du64, hn::LoadU(du32h, cs + i)));
-      const V64 e64 = hn::PromoteTo(d64, hn::LoadU(d32h, eb + i));
-      const V64 S64 = hn::PromoteTo(d64, hn::LoadU(d32h, sb + i));
-      const V64 z = hn::Zero(d64);
-      const V64 ce = hn::And(hn::ShiftRight<23>(c), hn::Set(d64, 0xFF));
-      const auto special = hn::Eq(ce, hn::Set(d64, 0xFF));
-      const V64 mant = hn::And(c, hn::Set(d64, 0x7FFFFF));
-      const auto normal = hn::Ne(ce, z);
-      const V64 c_sig =
-          hn::IfThenElse(normal, hn::Or(mant, hn::Set(d64, 0x800000)), mant);
-      const V64 c_exp = hn::Sub(hn::Max(ce, hn::Set(d64, 1)), hn::Set(d64, 127));
-      const auto c_nz = hn::Ne(c_sig, z);
-      const auto c_neg = hn::Ne(hn::And(c, hn::Set(d64, 0x80000000LL)), z);
-      const V64 ec = hn::IfThenElse(c_nz, c_exp, hn::Set(d64, int64_t{a.c_zero_exp}));
-      const V64 Mx = hn::Max(e64, ec);
-      const V64 P = FloorShift(
-          S64, hn::Add(hn::Sub(e64, Mx), hn::Set(d64, int64_t{kTwoStageSumBits - F})));
-      auto take_c = c_nz;
-      if (a.split > 1)
-        take_c = hn::AndNot(hn::Lt(ec, hn::Sub(Mx, hn::Set(d64, int64_t{F + 1}))),
-                            take_c);
-      const V64 cv = hn::IfThenElse(c_neg, hn::Sub(z, c_sig), c_sig);
-      const V64 Cv = hn::IfThenElseZero(
-          take_c,
-          FloorShift(cv, hn::Sub(hn::Sub(c_exp, hn::Set(d64, 23)),
-                                 hn::Sub(Mx, hn::Set(d64, int64_t{F})))));
-      const V64 Vs = hn::Add(P, hn::ShiftLeftSame(Cv, kTwoStageSumBits - F));
-      const auto vzero = hn::Eq(Vs, z);
-      V64 r = PackRneF32(Vs, hn::Sub(Mx, hn::Set(d64, int64_t{kTwoStageSumBits})));
-      if (!a.ieee_zero)
-        r = hn::IfThenZeroElse(hn::Eq(hn::And(r, hn::Set(d64, 0x7FFFFFFF)), z), r);
-      r = hn::IfThenZeroElse(vzero, r);
-      // A sum of zeros with C = -0 (ZeroSign::kIeee): the products' signs.
-      const auto zcheck = hn::AndNot(
-          special, hn::And(vzero, hn::Eq(c, hn::Set(d64, 0x80000000LL))));
-      if (a.ieee_zero && !hn::AllFalse(d64, zcheck)) {
-        any_zero = true;
-        hn::StoreU(hn::TruncateTo(du32h, hn::BitCast(du64, hn::VecFromMask(d64, zcheck))),
-                   du32h, reinterpret_cast<uint32_t*>(zb + i));
-      } else {
-        hn::StoreU(hn::Zero(du32h), du32h, reinterpret_cast<uint32_t*>(zb + i));
-      }
-      const V64 held = hn::IfThenElse(hn::Ne(mant, z),
-                                      hn::Set(d64, int64_t{a.nan}), c);
-      r = hn::IfThenElse(special, held, r);
-      hn::StoreU(hn::TruncateTo(du32h, hn::BitCast(du64, r)), du32h, cs + i);
+      const auto pd = hn::PromoteTo(df64, hn::LoadU(d32h, sb + i));
+      const auto cd = hn::PromoteTo(df64, hn::LoadU(d32h, eb + i));
+      const auto vd = hn::Add(hn::Mul(pd, Pow2(hn::LoadU(d32h, pb + i))),
+                              hn::Mul(cd, Pow2(hn::LoadU(d32h, qb + i))));
+      hn::StoreU(hn::DemoteTo(df32h, vd), df32h, rb + i);
     }
+    V32 r = hn::BitCast(d, hn::Load(hn::RebindToFloat<D32>(), rb));
+    if (!a.ieee_zero)
+      r = hn::IfThenZeroElse(hn::Eq(hn::And(r, hn::Set(d, 0x7FFFFFFF)), z), r);
+    // +0 with C = -0 under ZeroSign::kIeee: -0 when every product is a
+    // zero of negative sign (then V = 0), checked from the operands.
+    const auto zcheck = hn::AndNot(
+        special, hn::And(hn::Eq(r, z), hn::Eq(c, hn::Set(d, INT32_MIN))));
+    const bool any_zero = a.ieee_zero && !hn::AllFalse(d, zcheck);
+    if (any_zero) hn::Store(hn::VecFromMask(d, zcheck), d, zb);
+    // A NaN/Inf C is kept (a NaN made canonical).
+    r = hn::IfThenElse(
+        special,
+        hn::IfThenElse(hn::Ne(mant, z), hn::Set(d, static_cast<int32_t>(a.nan)),
+                       c),
+        r);
+    hn::Store(hn::BitCast(du, r), du, cs);
     if (any_zero) {
       for (size_t i = 0; i < V; ++i)
         if (zb[i] != 0 && AllNegZero(a, m0 + i, n, k0)) cs[i] = 0x80000000u;
@@ -373,18 +320,13 @@ size_t TwoStage(const TwoStageArgs& a) {
   const size_t V = hn::Lanes(ts::D32());
   const size_t whole = a.M - a.M % V;
   if (whole == 0) return 0;
-  // Per group: S, e, the sets' sums and e_max (split of them), C / D, the
-  // zero-check lanes (SVE vectors are sizeless: arrays, not vectors).
-  auto buf = hwy::AllocateAligned<int32_t>((5 + 2 * a.split) * V);
-  int32_t* sb = buf.get();
-  int32_t* eb = sb + V;
-  int32_t* zb = eb + V;
-  auto* cs = reinterpret_cast<uint32_t*>(zb + V);
-  int32_t* set_s = zb + 2 * V;
-  int32_t* set_e = set_s + a.split * V;
-  for (size_t n = 0; n < a.N; ++n)
-    for (size_t m0 = 0; m0 < whole; m0 += V)
-      ts::Rows(a, m0, n, sb, eb, set_s, set_e, cs, zb);
+  // Per group: the stage-2 integers and exponents, the zero-check lanes,
+  // the binary32 results, C / D, the sets' sums and e_max (split of each).
+  // SVE vectors are sizeless: arrays, not vectors of vectors.
+  auto buf = hwy::AllocateAligned<int32_t>((8 + 2 * a.split) * V);
+  // Row groups outside: a group's A (K x Lanes) stays in cache across n.
+  for (size_t m0 = 0; m0 < whole; m0 += V)
+    for (size_t n = 0; n < a.N; ++n) ts::Rows(a, m0, n, buf.get());
   return whole;
 }
 
