@@ -254,6 +254,57 @@ Op two_stage_operand(const Code& c, bool opmin, bool& bad) {
   return o;
 }
 
+// Every code of a format of at most 16 bits as two_stage_operand reads it
+// (without and with the operand-min zero rule) and whether it is NaN/Inf,
+// made once per format and process by the same unpack, so that decoding an
+// operand is a lookup.
+struct TwoStageLut {
+  std::vector<Op> plain, opmin;
+  std::vector<uint8_t> bad;
+};
+
+const TwoStageLut* two_stage_lut(Fmt f) {
+  if (f == Fmt::kTF32 || desc(f).bits > 16) return nullptr;
+  static std::mutex mu;
+  static std::map<Fmt, TwoStageLut> luts;
+  const std::lock_guard<std::mutex> lock(mu);
+  auto it = luts.find(f);
+  if (it == luts.end()) {
+    TwoStageLut t;
+    const size_t n = size_t{1} << desc(f).bits;
+    t.plain.resize(n);
+    t.opmin.resize(n);
+    t.bad.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      bool b = false;
+      const Code c{false, f, i};
+      t.plain[i] = two_stage_operand(c, false, b);
+      t.opmin[i] = two_stage_operand(c, true, b);
+      t.bad[i] = b ? 1 : 0;
+    }
+    it = luts.emplace(f, std::move(t)).first;
+  }
+  return &it->second;
+}
+
+// The decoded operand of code `code` of format f (read_code, then
+// two_stage_operand; a bad one is Op{}), through the format's table when
+// it has one.
+Op two_stage_decode(const TwoStageLut* lut, bool opmin, Fmt f, Fmt emulate_as,
+                    uint64_t code, bool& bad) {
+  if (lut != nullptr) {
+    if ((code & ~desc(f).storage_mask()) != 0) {
+      bad = true;
+      return Op{};
+    }
+    bad = lut->bad[code] != 0;
+    return bad ? Op{} : opmin ? lut->opmin[code] : lut->plain[code];
+  }
+  const Code c = read_code(f, emulate_as, code);
+  bad = c.bad;
+  return c.bad ? Op{} : two_stage_operand(c, opmin, bad);
+}
+
 // fdpa.cpp shift_floor in int64: v * 2^sh rounded toward -Inf.
 int64_t shift_floor(int64_t v, int32_t sh) {
   if (sh >= 0) return v * (int64_t{1} << sh);
@@ -283,26 +334,29 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p, Isa isa,
   const Access lay(p);
   std::vector<Op> a(M * K), b(N * K);
   std::vector<uint8_t> a_bad(M, 0), b_bad(N, 0);
-  Fmt af = p.a_fmt, bf = p.b_fmt;
+  // A table per operand format when no emulate_as conversion comes first.
+  const bool direct = mdl.emulate_as == Fmt::kF64;
+  const TwoStageLut* la = direct ? two_stage_lut(p.a_fmt) : nullptr;
+  const TwoStageLut* lb = direct ? two_stage_lut(p.b_fmt) : nullptr;
   for (size_t m = 0; m < M; ++m) {
     for (size_t k = 0; k < K; ++k) {
-      const Code c = read_code(p.a_fmt, mdl.emulate_as, lay.a(m, k));
-      af = c.bad ? af : c.f;
-      bool x_bad = c.bad;
-      if (!c.bad) a[m * K + k] = two_stage_operand(c, opmin, x_bad);
+      bool x_bad = false;
+      a[m * K + k] = two_stage_decode(la, opmin, p.a_fmt, mdl.emulate_as,
+                                      lay.a(m, k), x_bad);
       a_bad[m] |= x_bad ? 1 : 0;
     }
   }
   for (size_t n = 0; n < N; ++n) {
     for (size_t k = 0; k < K; ++k) {
-      const Code c = read_code(p.b_fmt, mdl.emulate_as, lay.b(k, n));
-      bf = c.bad ? bf : c.f;
-      bool x_bad = c.bad;
-      if (!c.bad) b[n * K + k] = two_stage_operand(c, opmin, x_bad);
+      bool x_bad = false;
+      b[n * K + k] = two_stage_decode(lb, opmin, p.b_fmt, mdl.emulate_as,
+                                      lay.b(k, n), x_bad);
       b_bad[n] |= x_bad ? 1 : 0;
     }
   }
-  if (mdl.emulate_as != Fmt::kF64) af = bf = mdl.emulate_as;
+  // The formats the operands are read in (read_code: emulate_as if set).
+  const Fmt af = direct ? p.a_fmt : mdl.emulate_as;
+  const Fmt bf = direct ? p.b_fmt : mdl.emulate_as;
   // The products' fraction bits (read(): the format's; TF32 10).
   const int32_t frac = desc(af).man_bits + desc(bf).man_bits;
   const int32_t F = f.F;
@@ -328,8 +382,8 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p, Isa isa,
   // 2^128 (its Inf) stays with this loop.
   size_t m_simd = 0;
   const int32_t s0 = F - frac;
-  const bool fits = s0 >= 0 &&
-                    F + 2 + static_cast<int32_t>(std::bit_width(L - 1)) <= 31;
+  const bool fits =
+      s0 >= 0 && F + 2 + static_cast<int32_t>(std::bit_width(L - 1)) <= 31;
   if (isa != Isa::kScalar && isa_supported(isa) && fits && !may_overflow) {
     std::vector<int32_t> at_sig(K * M), at_exp(K * M), at_neg(K * M);
     std::vector<int32_t> b_sig(N * K), b_exp(N * K), b_neg(N * K);
@@ -348,12 +402,24 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p, Isa isa,
     }
     std::vector<uint32_t> c(N * M), out(N * M);
     for (size_t i = 0; i < N * M; ++i) c[i] = static_cast<uint32_t>(p.C[i]);
-    const TwoStageArgs args{at_sig.data(), at_exp.data(), at_neg.data(),
-                            b_sig.data(),  b_exp.data(),  b_neg.data(),
-                            M,             N,             K,
-                            L,             split,         F,
-                            opmin,         f.e_zero,      c_zero_exp,
-                            ieee_zero,     nan,           c.data(),
+    const TwoStageArgs args{at_sig.data(),
+                            at_exp.data(),
+                            at_neg.data(),
+                            b_sig.data(),
+                            b_exp.data(),
+                            b_neg.data(),
+                            M,
+                            N,
+                            K,
+                            L,
+                            split,
+                            F,
+                            opmin,
+                            f.e_zero,
+                            c_zero_exp,
+                            ieee_zero,
+                            nan,
+                            c.data(),
                             out.data()};
     m_simd = two_stage_simd(isa, args);
     for (size_t n = 0; n < N; ++n) {

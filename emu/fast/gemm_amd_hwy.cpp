@@ -111,7 +111,6 @@ size_t Pairwise(const uint32_t* at, size_t M, size_t N, const uint32_t* b,
   return whole;
 }
 
-
 // ---- The CDNA3 two-stage datapath (Datapath::kTwoStageRd) ----------------
 //
 // gemm_amd.cpp gemm_two_stage's steps lane by lane, a lane an output row m.
@@ -169,7 +168,8 @@ HWY_INLINE void SetSum(const TwoStageArgs& a, size_t m0, size_t n, size_t k0,
   // The product's exponent (the zero rule: under kFixed a zero product
   // aligns at e_zero).
   const auto pexp = [&](size_t k) HWY_ATTR {
-    const V32 e = hn::Add(hn::LoadU(d, a.at_exp + k * M + m0), hn::Set(d, be[k]));
+    const V32 e =
+        hn::Add(hn::LoadU(d, a.at_exp + k * M + m0), hn::Set(d, be[k]));
     if (a.opmin) return e;
     if (bs[k] == 0) return hn::Set(d, a.e_zero);
     return hn::IfThenElse(hn::Eq(hn::LoadU(d, a.at_sig + k * M + m0), z),
@@ -180,9 +180,11 @@ HWY_INLINE void SetSum(const TwoStageArgs& a, size_t m0, size_t n, size_t k0,
   s = z;
   for (size_t k = k0 + j; k < k0 + a.L; k += a.split) {
     const V32 sh = hn::Min(hn::Sub(em, pexp(k)), k31);
-    const V32 mag = hn::Mul(hn::LoadU(d, a.at_sig + k * M + m0), hn::Set(d, bs[k]));
+    const V32 mag =
+        hn::Mul(hn::LoadU(d, a.at_sig + k * M + m0), hn::Set(d, bs[k]));
     const V32 t = ShrV(mag, sh);  // mag >= 0: logical = arithmetic
-    const V32 ng = hn::Xor(hn::LoadU(d, a.at_neg + k * M + m0), hn::Set(d, bn[k]));
+    const V32 ng =
+        hn::Xor(hn::LoadU(d, a.at_neg + k * M + m0), hn::Set(d, bn[k]));
     s = hn::Add(s, hn::Sub(hn::Xor(t, ng), ng));
   }
 }
@@ -201,8 +203,8 @@ HWY_INLINE bool AllNegZero(const TwoStageArgs& a, size_t m, size_t n,
 // 2^x of int32 lanes x (-1022 <= x <= 1023) as doubles.
 HWY_INLINE hn::Vec<DF64> Pow2(hn::Vec<D32h> x) {
   const D64 d64;
-  return hn::BitCast(DF64(), hn::ShiftLeft<52>(hn::Add(
-                                 hn::PromoteTo(d64, x), hn::Set(d64, 1023))));
+  return hn::BitCast(DF64(), hn::ShiftLeft<52>(hn::Add(hn::PromoteTo(d64, x),
+                                                       hn::Set(d64, 1023))));
 }
 
 void Rows(const TwoStageArgs& a, size_t m0, size_t n, int32_t* buf) {
@@ -250,12 +252,13 @@ void Rows(const TwoStageArgs& a, size_t m0, size_t n, int32_t* buf) {
     const hn::RebindToUnsigned<D32> du;
     const V32 c = hn::BitCast(d, hn::Load(du, cs));
     const V32 z = hn::Zero(d), k31 = hn::Set(d, 31);
-    const V32 ce = hn::And(hn::BitCast(d, hn::ShiftRight<23>(hn::BitCast(du, c))),
-                           hn::Set(d, 0xFF));
+    const V32 ce =
+        hn::And(hn::BitCast(d, hn::ShiftRight<23>(hn::BitCast(du, c))),
+                hn::Set(d, 0xFF));
     const auto special = hn::Eq(ce, hn::Set(d, 0xFF));
     const V32 mant = hn::And(c, hn::Set(d, 0x7FFFFF));
-    const V32 c_sig = hn::IfThenElse(hn::Ne(ce, z),
-                                     hn::Or(mant, hn::Set(d, 0x800000)), mant);
+    const V32 c_sig =
+        hn::IfThenElse(hn::Ne(ce, z), hn::Or(mant, hn::Set(d, 0x800000)), mant);
     const V32 c_exp = hn::Sub(hn::Max(ce, hn::Set(d, 1)), hn::Set(d, 127));
     const auto c_nz = hn::Ne(c_sig, z);
     const V32 ec = hn::IfThenElse(c_nz, c_exp, hn::Set(d, a.c_zero_exp));
