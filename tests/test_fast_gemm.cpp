@@ -678,6 +678,8 @@ TEST_CASE("fast GEMM: the CDNA3 two-stage vector kernel against the reference",
   }
   CHECK(sets >= 4 * 4);
   CHECK(finite_slow == 0);
+  // The TF32 operands are decoded by their fields: the same as unpack.
+  CHECK(fast::gemm_detail::two_stage_tf32_mismatches() == 0);
   std::printf(
       "CDNA3 two-stage kernel: %zu model x format x zero-rule sets, %zu "
       "elements, checked on %s\n",

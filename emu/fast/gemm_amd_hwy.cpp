@@ -157,8 +157,9 @@ HWY_INLINE V ShrV(V a, V b) {
 
 // Stage 1 of one interleaved set (products k0 + j, k0 + j + split, ...) for
 // rows m0..: its e_max and its sum of aligned terms.
-HWY_INLINE void SetSum(const TwoStageArgs& a, size_t m0, size_t n, size_t k0,
-                       size_t j, V32& em, V32& s) {
+HWY_INLINE void SetSum(const TwoStageArgs& a, size_t L, size_t split,
+                       bool opmin, size_t m0, size_t n, size_t k0, size_t j,
+                       V32& em, V32& s) {
   const D32 d;
   const size_t M = a.M, K = a.K;
   const int32_t* bs = a.b_sig + n * K;
@@ -170,15 +171,15 @@ HWY_INLINE void SetSum(const TwoStageArgs& a, size_t m0, size_t n, size_t k0,
   const auto pexp = [&](size_t k) HWY_ATTR {
     const V32 e =
         hn::Add(hn::LoadU(d, a.at_exp + k * M + m0), hn::Set(d, be[k]));
-    if (a.opmin) return e;
+    if (opmin) return e;
     if (bs[k] == 0) return hn::Set(d, a.e_zero);
     return hn::IfThenElse(hn::Eq(hn::LoadU(d, a.at_sig + k * M + m0), z),
                           hn::Set(d, a.e_zero), e);
   };
   em = hn::Set(d, INT32_MIN);
-  for (size_t k = k0 + j; k < k0 + a.L; k += a.split) em = hn::Max(em, pexp(k));
+  for (size_t k = k0 + j; k < k0 + L; k += split) em = hn::Max(em, pexp(k));
   s = z;
-  for (size_t k = k0 + j; k < k0 + a.L; k += a.split) {
+  for (size_t k = k0 + j; k < k0 + L; k += split) {
     const V32 sh = hn::Min(hn::Sub(em, pexp(k)), k31);
     const V32 mag =
         hn::Mul(hn::LoadU(d, a.at_sig + k * M + m0), hn::Set(d, bs[k]));
@@ -207,7 +208,12 @@ HWY_INLINE hn::Vec<DF64> Pow2(hn::Vec<D32h> x) {
                                                        hn::Set(d64, 1023))));
 }
 
+// One group of rows m0.. of column n through every chunk. kL, kSplit:
+// L and split as constants (0: a's), so that the common shapes unroll.
+template <size_t kL, size_t kSplit, bool kOpmin>
 void Rows(const TwoStageArgs& a, size_t m0, size_t n, int32_t* buf) {
+  const size_t L = kL != 0 ? kL : a.L;
+  const size_t split = kSplit != 0 ? kSplit : a.split;
   const D32 d;
   const DF64 df64;
   const DF32h df32h;
@@ -221,26 +227,34 @@ void Rows(const TwoStageArgs& a, size_t m0, size_t n, int32_t* buf) {
   float* rb = reinterpret_cast<float*>(zb + V);
   auto* cs = reinterpret_cast<uint32_t*>(zb + 2 * V);
   int32_t* set_s = zb + 3 * V;
-  int32_t* set_e = set_s + a.split * V;
+  int32_t* set_e = set_s + split * V;
   const int32_t F = a.F;
   for (size_t i = 0; i < V; ++i) cs[i] = a.c[n * a.M + m0 + i];
-  for (size_t k0 = 0; k0 < a.K; k0 += a.L) {
+  for (size_t k0 = 0; k0 < a.K; k0 += L) {
     // Stage 1.
     V32 e, S;
-    if (a.split == 1) {
-      SetSum(a, m0, n, k0, 0, e, S);
+    if (split == 1) {
+      SetSum(a, L, 1, kOpmin, m0, n, k0, 0, e, S);
+    } else if (split == 2) {
+      V32 e0, s0, e1, s1;
+      SetSum(a, L, 2, kOpmin, m0, n, k0, 0, e0, s0);
+      SetSum(a, L, 2, kOpmin, m0, n, k0, 1, e1, s1);
+      e = hn::Max(e0, e1);
+      const V32 k31 = hn::Set(d, 31);
+      S = hn::Add(ShrV(s0, hn::Min(hn::Sub(e, e0), k31)),
+                  ShrV(s1, hn::Min(hn::Sub(e, e1), k31)));  // arithmetic
     } else {
       e = hn::Set(d, INT32_MIN);
-      for (size_t j = 0; j < a.split; ++j) {
+      for (size_t j = 0; j < split; ++j) {
         V32 em, s;
-        SetSum(a, m0, n, k0, j, em, s);
+        SetSum(a, L, split, kOpmin, m0, n, k0, j, em, s);
         hn::Store(em, d, set_e + j * V);
         hn::Store(s, d, set_s + j * V);
         e = hn::Max(e, em);
       }
       S = hn::Zero(d);
       const V32 k31 = hn::Set(d, 31);
-      for (size_t j = 0; j < a.split; ++j) {
+      for (size_t j = 0; j < split; ++j) {
         const V32 sh = hn::Min(hn::Sub(e, hn::Load(d, set_e + j * V)), k31);
         S = hn::Add(S, ShrV(hn::Load(d, set_s + j * V), sh));  // arithmetic
       }
@@ -267,7 +281,7 @@ void Rows(const TwoStageArgs& a, size_t m0, size_t n, int32_t* buf) {
     const V32 Pi = ShrV(S, hn::Min(hn::Max(hn::Sub(z, sh2), z), k31));
     const V32 pl = hn::Max(sh2, z);
     auto take_c = c_nz;
-    if (a.split > 1)
+    if (split > 1)
       take_c = hn::AndNot(hn::Lt(ec, hn::Sub(Mx, hn::Set(d, F + 1))), take_c);
     const V32 cv = hn::IfThenElse(hn::Lt(c, z), hn::Sub(z, c_sig), c_sig);
     const V32 csh =
@@ -328,8 +342,16 @@ size_t TwoStage(const TwoStageArgs& a) {
   // SVE vectors are sizeless: arrays, not vectors of vectors.
   auto buf = hwy::AllocateAligned<int32_t>((8 + 2 * a.split) * V);
   // Row groups outside: a group's A (K x Lanes) stays in cache across n.
+  using RowsFn = void (*)(const TwoStageArgs&, size_t, size_t, int32_t*);
+  RowsFn rows = a.opmin ? &ts::Rows<0, 0, true> : &ts::Rows<0, 0, false>;
+  if (a.L == 8 && a.split == 1)  // CDNA3 f16, bf16
+    rows = a.opmin ? &ts::Rows<8, 1, true> : &ts::Rows<8, 1, false>;
+  if (a.L == 4 && a.split == 1)  // CDNA3 xf32
+    rows = a.opmin ? &ts::Rows<4, 1, true> : &ts::Rows<4, 1, false>;
+  if (a.L == 16 && a.split == 2)  // CDNA3 fp8/bf8
+    rows = a.opmin ? &ts::Rows<16, 2, true> : &ts::Rows<16, 2, false>;
   for (size_t m0 = 0; m0 < whole; m0 += V)
-    for (size_t n = 0; n < a.N; ++n) ts::Rows(a, m0, n, buf.get());
+    for (size_t n = 0; n < a.N; ++n) rows(a, m0, n, buf.get());
   return whole;
 }
 

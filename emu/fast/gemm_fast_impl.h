@@ -179,5 +179,9 @@ struct TwoStageArgs {
 // Every column and the rows in whole groups of int32 Lanes; returns the
 // number of rows done (from 0).
 size_t two_stage_simd(Isa isa, const TwoStageArgs& a);
+// How many TF32 codes (every f32 pattern's top 19 bits, with low bits set
+// and over-wide, both zero rules) the two-stage datapath's field decode
+// reads differently from read_code + unpack (gemm_amd.cpp; 0 expected).
+size_t two_stage_tf32_mismatches();
 
 }  // namespace mxc::fast::gemm_detail
