@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <vector>
 
 #include "emu/convert.h"
@@ -258,10 +259,27 @@ Op two_stage_operand(const Code& c, bool opmin, bool& bad) {
 // (without and with the operand-min zero rule) and whether it is NaN/Inf,
 // made once per format and process by the same unpack, so that decoding an
 // operand is a lookup.
+// Packed: bits 0..15 sig, 16..27 exp + 2048, 28 neg, 31 bad (a bad code
+// is Op{} and its flag); 4 bytes a code, so that a 16-bit format's table
+// stays in cache.
 struct TwoStageLut {
-  std::vector<Op> plain, opmin;
-  std::vector<uint8_t> bad;
+  std::vector<uint32_t> plain, opmin;
 };
+
+constexpr uint32_t kLutBad = 0x80000000u;
+
+uint32_t lut_pack(const Op& o, bool bad) {
+  if (bad) return kLutBad;
+  if (o.sig > 0xFFFF || o.exp < -2048 || o.exp > 2047)
+    throw std::logic_error("gemm_amd: a two-stage operand outside its table");
+  return o.sig | (static_cast<uint32_t>(o.exp + 2048) << 16) |
+         (static_cast<uint32_t>(o.neg) << 28);
+}
+
+Op lut_unpack(uint32_t w) {
+  return Op{w & 0xFFFF, static_cast<int32_t>((w >> 16) & 0xFFF) - 2048,
+            static_cast<uint8_t>((w >> 28) & 1)};
+}
 
 const TwoStageLut* two_stage_lut(Fmt f) {
   if (f == Fmt::kTF32 || desc(f).bits > 16) return nullptr;
@@ -274,13 +292,13 @@ const TwoStageLut* two_stage_lut(Fmt f) {
     const size_t n = size_t{1} << desc(f).bits;
     t.plain.resize(n);
     t.opmin.resize(n);
-    t.bad.resize(n);
     for (size_t i = 0; i < n; ++i) {
-      bool b = false;
       const Code c{false, f, i};
-      t.plain[i] = two_stage_operand(c, false, b);
-      t.opmin[i] = two_stage_operand(c, true, b);
-      t.bad[i] = b ? 1 : 0;
+      bool b = false;
+      const Op o = two_stage_operand(c, false, b);
+      t.plain[i] = lut_pack(o, b);
+      const Op om = two_stage_operand(c, true, b);
+      t.opmin[i] = lut_pack(om, b);
     }
     it = luts.emplace(f, std::move(t)).first;
   }
@@ -308,21 +326,27 @@ Op tf32_operand(uint64_t code, bool opmin, bool& bad) {
 // The decoded operand of code `code` of format f (read_code, then
 // two_stage_operand; a bad one is Op{}), through the format's table when
 // it has one.
-Op two_stage_decode(const TwoStageLut* lut, bool opmin, Fmt f, Fmt emulate_as,
-                    uint64_t code, bool& bad) {
-  if (f == Fmt::kTF32 && emulate_as == Fmt::kF64)
-    return tf32_operand(code, opmin, bad);
+Op two_stage_decode_slow(bool opmin, Fmt f, Fmt emulate_as, uint64_t code,
+                         bool& bad) {
+  const Code c = read_code(f, emulate_as, code);
+  bad = c.bad;
+  return c.bad ? Op{} : two_stage_operand(c, opmin, bad);
+}
+
+inline Op two_stage_decode(const TwoStageLut* lut, bool opmin, Fmt f,
+                           Fmt emulate_as, uint64_t code, bool& bad) {
   if (lut != nullptr) {
     if ((code & ~desc(f).storage_mask()) != 0) {
       bad = true;
       return Op{};
     }
-    bad = lut->bad[code] != 0;
-    return bad ? Op{} : opmin ? lut->opmin[code] : lut->plain[code];
+    const uint32_t w = opmin ? lut->opmin[code] : lut->plain[code];
+    bad = (w & kLutBad) != 0;
+    return lut_unpack(w);
   }
-  const Code c = read_code(f, emulate_as, code);
-  bad = c.bad;
-  return c.bad ? Op{} : two_stage_operand(c, opmin, bad);
+  if (f == Fmt::kTF32 && emulate_as == Fmt::kF64)
+    return tf32_operand(code, opmin, bad);
+  return two_stage_decode_slow(opmin, f, emulate_as, code, bad);
 }
 
 // fdpa.cpp shift_floor in int64: v * 2^sh rounded toward -Inf.
