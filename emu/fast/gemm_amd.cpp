@@ -12,9 +12,11 @@
 //  * kTwoStageRd has per-set e_max, floor shifts of signed sums and a
 //    second alignment on max(e, e_C) per chunk. On a SIMD ISA the rows in
 //    whole groups of lanes run gemm_amd_hwy.cpp (stage 1 in int32 lanes
-//    where the terms fit, stage 2 and the RNE pack in int64 lanes), the
-//    rest, and every problem whose products may reach 2^128, this scalar
-//    loop (int64 per lane).
+//    where the terms fit, stage 2 in int32 lanes to two exact integers and
+//    the RNE pack as one exact double rounded to binary32), the rest, and
+//    every problem whose products may reach 2^128, this scalar loop (int64
+//    per lane). Operands of <= 16-bit formats decode through a packed
+//    per-format table, TF32 by its fields.
 // Both are O(M N K) integer/float work on decoded arrays, against the
 // reference's per-element unpack, i128 and round_pack.
 #include <algorithm>

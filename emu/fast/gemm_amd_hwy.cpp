@@ -119,16 +119,20 @@ size_t Pairwise(const uint32_t* at, size_t M, size_t N, const uint32_t* b,
 // (sig_a' * sig_b) >> (e_max - e_i) (aligned() with sh = (e_i - e_max) +
 // F - frac <= s0: the left shift is done at decode, the right shift
 // truncates the magnitude), then negated for a negative product; the
-// caller admits only formats whose terms are below 2^(F + 2) and whose
-// L-term sums stay below 2^31 (two_stage_simd_fits). The sets' sums are
-// floored onto the joint e_max by arithmetic right shifts. Stage 2 (C, the
-// 31-bit floor, the RNE binary32 pack) runs in int64 lanes, half as many
-// per vector, on the stage-1 results stored per group. Every variable
-// shift count is clamped below the lane width (the shifted values are
-// then 0 or -1 as the floor wants). Specials: a NaN/Inf C is kept (NaN
-// made canonical); a product >= 2^128 is left to the scalar kernel (the
-// caller does not come here when one can occur); a zero sum with a -0 C
-// goes to a scalar check of the chunk's product signs (ZeroSign::kIeee).
+// caller (gemm_two_stage: `fits`) admits only formats whose terms are
+// below 2^(F + 2) and whose L-term sums stay below 2^31. The sets' sums
+// are floored onto the joint e_max by arithmetic right shifts. Stage 2:
+// C decoded from its f32 bits, P (the sum floored to 31 bits below
+// 2^max(e, e_C)) and Cv (C floored to F bits) as int32 floor shifts plus
+// power-of-two factors, their exact sum as a double and one RNE
+// binary64 -> binary32 conversion (see there). Every variable shift count
+// is clamped below the lane width (the shifted values are then 0 or -1 as
+// the floor wants). Specials: a NaN/Inf C is kept (NaN made canonical); a
+// product >= 2^128 is left to the scalar kernel (the caller does not come
+// here when one can occur); a +0 result with a -0 C goes to a scalar check
+// of the chunk's product signs (ZeroSign::kIeee). Bad rows/columns (a
+// NaN/Inf or over-wide operand or C) are computed on placeholder operands
+// and overwritten by the reference (the caller marks them).
 namespace ts {
 
 using D32 = hn::ScalableTag<int32_t>;
