@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <stdexcept>
@@ -625,4 +626,123 @@ TEST_CASE("fast GEMM: C outside the FDPA with chunk sums beyond int32",
     }
   }
   CHECK(checked >= 10);
+}
+
+// The CDNA3 two-stage datapath (Datapath::kTwoStageRd) where its vector
+// kernel runs (emu/fast/gemm_amd_hwy.cpp: rows in whole groups of lanes,
+// the scalar kernel for the rest): M from 16 to 71 (whole groups and
+// leftover rows at 8 and 16 int32 lanes), K one to four chunks, against the
+// reference composition (fdpa_chain_reference, emu/mma/fdpa.cpp), on every
+// ISA. Operands mix zeros of both signs, subnormals, the unit range and,
+// in one problem of four, the top finite binade (for bf16/tf32 a product
+// can then reach 2^128 and the whole problem stays scalar); C is +-0,
+// subnormal, normal, dominant, +-Inf or NaN; some problems pair each
+// product with its negation (sums that cancel to 0 and near it), some
+// have rows of A of zeros only with C = -0 (the ZeroSign::kIeee rule).
+TEST_CASE("fast GEMM: the CDNA3 two-stage vector kernel against the reference",
+          "[fast][mma][gemm]") {
+  SplitMix64 g(0x6E37);
+  const size_t per_pair = test::level() <= 0 ? 12 : 60;
+  size_t elems = 0, sets = 0, finite_slow = 0;
+  for (const MmaModel& model : mma_models()) {
+    if (model.fdpa.datapath != Datapath::kTwoStageRd) continue;
+    for (ZeroExp ze : {ZeroExp::kFixed, ZeroExp::kOperandMin}) {
+      for (ZeroSign zs : {ZeroSign::kIeee, ZeroSign::kPositive}) {
+        const MmaModel mdl = with_zero_rules(model, ze, zs);
+        for (Fmt af : mdl.ab_formats) {
+          for (Fmt bf : mdl.ab_formats) {
+            const std::string what = fmt::format(
+                "{} {}x{} {}/{}", mdl.name, desc(af).name, desc(bf).name,
+                zero_exp_name(ze), zero_sign_name(zs));
+            INFO(what);
+            ++sets;
+            size_t fails = 0;
+            for (size_t i = 0; i < per_pair; ++i) {
+              const int L = mdl.fdpa.L;
+              const int M = 16 + static_cast<int>(below(g, 56));
+              const int N = 1 + static_cast<int>(below(g, 5));
+              const int K = L * (1 + static_cast<int>(below(g, 4)));
+              const uint64_t r = g.next();
+              const bool big = r % 4 == 0;
+              GemmProblem p;
+              p.M = M;
+              p.N = N;
+              p.K = K;
+              p.layout = GemmLayout::kTN;
+              p.a_fmt = af;
+              p.b_fmt = bf;
+              const auto pick = [&](Fmt f) {
+                const uint64_t s = g.next() % 8;
+                const int style = s < 3 ? 0 : s < 5 ? 1 : s < 7 ? 3 : 2;
+                if (style == 2 && !big) return operand(g, f, 3);
+                return operand(g, f, style);
+              };
+              p.A.resize(size_t(M) * K);
+              p.B.resize(size_t(N) * K);
+              for (auto& v : p.A) v = pick(af);
+              for (auto& v : p.B) v = pick(bf);
+              if ((r >> 8) % 4 == 1) {  // each product, then its negation
+                for (int n = 0; n < N; ++n)
+                  for (int k = 1; k < K; k += 2)
+                    p.B[size_t(n) * K + k] =
+                        negated(bf, p.B[size_t(n) * K + k - 1]);
+                for (int m = 0; m < M; ++m)
+                  for (int k = 1; k < K; k += 2)
+                    p.A[size_t(m) * K + k] = p.A[size_t(m) * K + k - 1];
+              }
+              const bool zero_rows = (r >> 12) % 3 == 1;
+              if (zero_rows) {  // rows of A of zeros (-0 where there is one)
+                for (int m = 1; m < M; m += 3)
+                  for (int k = 0; k < K; ++k)
+                    p.A[size_t(m) * K + k] =
+                        (g.next() % 5 != 0) ? neg_zero_code(af) : 0;
+              }
+              p.C.resize(size_t(M) * N);
+              bool finite = true;
+              for (int n = 0; n < N; ++n) {
+                for (int m = 0; m < M; ++m) {
+                  uint64_t& c = p.C[size_t(n) * M + m];
+                  const uint64_t cr = g.next();
+                  c = c_value(g, Fmt::kF32, false);
+                  if (cr % 32 == 0)
+                    c = std::array<uint64_t, 3>{0x7F800000u, 0xFF800000u,
+                                                0x7FC00001u}[(cr >> 8) % 3];
+                  if (zero_rows && m % 3 == 1 && (cr >> 16) % 4 != 0)
+                    c = 0x80000000u;
+                  finite = finite && (c & 0x7F800000u) != 0x7F800000u;
+                }
+              }
+              REQUIRE(fast::gemm_covers(mdl, p));
+              const std::vector<uint64_t> ref = reference_gemm(mdl, p);
+              elems += ref.size();
+              for (fast::Isa isa : test::isas()) {
+                size_t fb = 0;
+                const std::vector<uint64_t> got =
+                    fast::gemm_fast(mdl, p, isa, &fb);
+                if (finite && fb != 0) ++finite_slow;
+                for (size_t e = 0; e < ref.size(); ++e) {
+                  if (got[e] != ref[e] && ++fails <= 5) {
+                    UNSCOPED_INFO(fmt::format(
+                        "isa {} M{} N{} K{}: elem (m {}, n {}) fast {:#x} "
+                        "ref {:#x} c {:#x}",
+                        fast::isa_name(isa), M, N, K, e % M, e / M, got[e],
+                        ref[e], p.C[e]));
+                  }
+                }
+              }
+            }
+            CHECK(fails == 0);
+          }
+        }
+      }
+    }
+  }
+  CHECK(sets >= 4 * 4);
+  CHECK(finite_slow == 0);
+  // The TF32 operands are decoded by their fields: the same as unpack.
+  CHECK(fast::gemm_detail::two_stage_tf32_mismatches() == 0);
+  std::printf(
+      "CDNA3 two-stage kernel: %zu model x format x zero-rule sets, %zu "
+      "elements, checked on %s\n",
+      sets, elems, test::isa_list().c_str());
 }

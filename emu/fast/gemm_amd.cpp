@@ -9,11 +9,14 @@
 //    CMakeLists.txt, no FTZ/DAZ). On a SIMD ISA the rows in whole groups of
 //    lanes run the same steps lane by lane (gemm_amd_hwy.cpp), the rest
 //    this scalar loop.
-//  * kTwoStageRd, scalar on every ISA, has per-set e_max, floor shifts of
-//  signed sums and a
-//    second alignment on max(e, e_C) per chunk: int64 per lane, data-
-//    dependent variable shifts; the int32 lanes of gemm_hwy.cpp do not hold
-//    its terms (F = 24 plus the 7 extra bits of the 31-bit stage).
+//  * kTwoStageRd has per-set e_max, floor shifts of signed sums and a
+//    second alignment on max(e, e_C) per chunk. On a SIMD ISA the rows in
+//    whole groups of lanes run gemm_amd_hwy.cpp (stage 1 in int32 lanes
+//    where the terms fit, stage 2 in int32 lanes to two exact integers and
+//    the RNE pack as one exact double rounded to binary32), the rest, and
+//    every problem whose products may reach 2^128, this scalar loop (int64
+//    per lane). Operands of <= 16-bit formats decode through a packed
+//    per-format table, TF32 by its fields.
 // Both are O(M N K) integer/float work on decoded arrays, against the
 // reference's per-element unpack, i128 and round_pack.
 #include <algorithm>
@@ -23,6 +26,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <vector>
 
 #include "emu/convert.h"
@@ -253,6 +257,100 @@ Op two_stage_operand(const Code& c, bool opmin, bool& bad) {
   return o;
 }
 
+// Every code of a format of at most 16 bits as two_stage_operand reads it
+// (without and with the operand-min zero rule) and whether it is NaN/Inf,
+// made once per format and process by the same unpack, so that decoding an
+// operand is a lookup.
+// Packed: bits 0..15 sig, 16..27 exp + 2048, 28 neg, 31 bad (a bad code
+// is Op{} and its flag); 4 bytes a code, so that a 16-bit format's table
+// stays in cache.
+struct TwoStageLut {
+  std::vector<uint32_t> plain, opmin;
+};
+
+constexpr uint32_t kLutBad = 0x80000000u;
+
+uint32_t lut_pack(const Op& o, bool bad) {
+  if (bad) return kLutBad;
+  if (o.sig > 0xFFFF || o.exp < -2048 || o.exp > 2047)
+    throw std::logic_error("gemm_amd: a two-stage operand outside its table");
+  return o.sig | (static_cast<uint32_t>(o.exp + 2048) << 16) |
+         (static_cast<uint32_t>(o.neg) << 28);
+}
+
+Op lut_unpack(uint32_t w) {
+  return Op{w & 0xFFFF, static_cast<int32_t>((w >> 16) & 0xFFF) - 2048,
+            static_cast<uint8_t>((w >> 28) & 1)};
+}
+
+const TwoStageLut* two_stage_lut(Fmt f) {
+  if (f == Fmt::kTF32 || desc(f).bits > 16) return nullptr;
+  static std::mutex mu;
+  static std::map<Fmt, TwoStageLut> luts;
+  const std::lock_guard<std::mutex> lock(mu);
+  auto it = luts.find(f);
+  if (it == luts.end()) {
+    TwoStageLut t;
+    const size_t n = size_t{1} << desc(f).bits;
+    t.plain.resize(n);
+    t.opmin.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      const Code c{false, f, i};
+      bool b = false;
+      const Op o = two_stage_operand(c, false, b);
+      t.plain[i] = lut_pack(o, b);
+      const Op om = two_stage_operand(c, true, b);
+      t.opmin[i] = lut_pack(om, b);
+    }
+    it = luts.emplace(f, std::move(t)).first;
+  }
+  return &it->second;
+}
+
+// read_code + two_stage_operand of a TF32 code (an f32 pattern; bits
+// above 32: over-wide) by its fields (format.h kTF32: e8m10, bias 127,
+// IEEE specials): a normal (1.f) * 2^(e - 127) has exp e - 127, a
+// subnormal emin = -126, a zero emin or kOperandMinZero. The same as the
+// unpack path for every code (two_stage_tf32_mismatches, tested).
+Op tf32_operand(uint64_t code, bool opmin, bool& bad) {
+  const auto x = static_cast<uint32_t>(code >> 13);
+  const uint32_t e = (x >> 10) & 0xFF, fr = x & 0x3FF;
+  bad = (code >> 32) != 0 || e == 0xFF;
+  if (bad) return Op{};
+  const int32_t emin = desc(Fmt::kTF32).emin();
+  Op o{e != 0 ? (fr | 0x400u) : fr,
+       e != 0 ? static_cast<int32_t>(e) - 127 : emin,
+       static_cast<uint8_t>((x >> 18) & 1)};
+  if (o.sig == 0 && opmin) o.exp = kOperandMinZero;
+  return o;
+}
+
+// The decoded operand of code `code` of format f (read_code, then
+// two_stage_operand; a bad one is Op{}), through the format's table when
+// it has one.
+Op two_stage_decode_slow(bool opmin, Fmt f, Fmt emulate_as, uint64_t code,
+                         bool& bad) {
+  const Code c = read_code(f, emulate_as, code);
+  bad = c.bad;
+  return c.bad ? Op{} : two_stage_operand(c, opmin, bad);
+}
+
+inline Op two_stage_decode(const TwoStageLut* lut, bool opmin, Fmt f,
+                           Fmt emulate_as, uint64_t code, bool& bad) {
+  if (lut != nullptr) {
+    if ((code & ~desc(f).storage_mask()) != 0) {
+      bad = true;
+      return Op{};
+    }
+    const uint32_t w = opmin ? lut->opmin[code] : lut->plain[code];
+    bad = (w & kLutBad) != 0;
+    return lut_unpack(w);
+  }
+  if (f == Fmt::kTF32 && emulate_as == Fmt::kF64)
+    return tf32_operand(code, opmin, bad);
+  return two_stage_decode_slow(opmin, f, emulate_as, code, bad);
+}
+
 // fdpa.cpp shift_floor in int64: v * 2^sh rounded toward -Inf.
 int64_t shift_floor(int64_t v, int32_t sh) {
   if (sh >= 0) return v * (int64_t{1} << sh);
@@ -271,7 +369,7 @@ int64_t aligned(uint64_t mag, int32_t sh, uint8_t neg) {
   return (v ^ m) - m;
 }
 
-void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p,
+void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p, Isa isa,
                     std::vector<uint64_t>& D, std::vector<uint8_t>& bad) {
   const FdpaParams& f = mdl.fdpa;
   const bool opmin = f.zero_exp == ZeroExp::kOperandMin;
@@ -280,57 +378,148 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p,
   const size_t K = static_cast<size_t>(p.K), L = static_cast<size_t>(f.L);
   const size_t split = static_cast<size_t>(f.split);
   const Access lay(p);
-  std::vector<Op> a(M * K), b(N * K);
   std::vector<uint8_t> a_bad(M, 0), b_bad(N, 0);
-  Fmt af = p.a_fmt, bf = p.b_fmt;
-  for (size_t m = 0; m < M; ++m) {
-    for (size_t k = 0; k < K; ++k) {
-      const Code c = read_code(p.a_fmt, mdl.emulate_as, lay.a(m, k));
-      af = c.bad ? af : c.f;
-      bool x_bad = c.bad;
-      if (!c.bad) a[m * K + k] = two_stage_operand(c, opmin, x_bad);
-      a_bad[m] |= x_bad ? 1 : 0;
-    }
-  }
-  for (size_t n = 0; n < N; ++n) {
-    for (size_t k = 0; k < K; ++k) {
-      const Code c = read_code(p.b_fmt, mdl.emulate_as, lay.b(k, n));
-      bf = c.bad ? bf : c.f;
-      bool x_bad = c.bad;
-      if (!c.bad) b[n * K + k] = two_stage_operand(c, opmin, x_bad);
-      b_bad[n] |= x_bad ? 1 : 0;
-    }
-  }
-  if (mdl.emulate_as != Fmt::kF64) af = bf = mdl.emulate_as;
+  // A table per operand format when no emulate_as conversion comes first.
+  const bool direct = mdl.emulate_as == Fmt::kF64;
+  const TwoStageLut* la = direct ? two_stage_lut(p.a_fmt) : nullptr;
+  const TwoStageLut* lb = direct ? two_stage_lut(p.b_fmt) : nullptr;
+  const auto dec_a = [&](size_t m, size_t k, bool& x_bad) {
+    return two_stage_decode(la, opmin, p.a_fmt, mdl.emulate_as, lay.a(m, k),
+                            x_bad);
+  };
+  const auto dec_b = [&](size_t k, size_t n, bool& x_bad) {
+    return two_stage_decode(lb, opmin, p.b_fmt, mdl.emulate_as, lay.b(k, n),
+                            x_bad);
+  };
+  // The formats the operands are read in (read_code: emulate_as if set).
+  const Fmt af = direct ? p.a_fmt : mdl.emulate_as;
+  const Fmt bf = direct ? p.b_fmt : mdl.emulate_as;
+  const int32_t man_a = desc(af).man_bits, man_b = desc(bf).man_bits;
   // The products' fraction bits (read(): the format's; TF32 10).
-  const int32_t frac = desc(af).man_bits + desc(bf).man_bits;
+  const int32_t frac = man_a + man_b;
   const int32_t F = f.F;
   const int32_t c_zero_exp = opmin ? kOperandMinZero : f.e_zero;
   const uint32_t nan = static_cast<uint32_t>(canonical_nan(Fmt::kF32));
   // Whether some product can reach 2^128: |x| < 2^(bit_width(sig) + exp -
   // man), so |x y| < 2^(top_a + top_b) with top the largest such bound.
-  const auto top_of = [](const std::vector<Op>& v, int man) {
-    int32_t t = INT32_MIN / 4;
-    for (const Op& o : v)
-      if (o.sig != 0)
-        t = std::max(t,
-                     static_cast<int32_t>(std::bit_width(o.sig)) + o.exp - man);
-    return t;
+  const auto top_bound = [](uint32_t sig, int32_t exp, int32_t man) {
+    return sig == 0 ? INT32_MIN / 4
+                    : static_cast<int32_t>(std::bit_width(sig)) + exp - man;
   };
-  const bool may_overflow =
-      top_of(a, desc(af).man_bits) + top_of(b, desc(bf).man_bits) > 128;
+  int32_t top_a = INT32_MIN / 4, top_b = INT32_MIN / 4;
+  // On a SIMD ISA the rows in whole groups of lanes run the vector kernel
+  // (gemm_amd_hwy.cpp: the same steps lane by lane) when every term and
+  // L-term sum fits its int32 lanes: A's significand shifted left by
+  // s0 = F - frac >= 0 makes a product the term before its right shift,
+  // below 2^(F + 2), and L of them below 2^31. A product that may reach
+  // 2^128 (its Inf) leaves every row to the loop below. The operands are
+  // decoded straight into the kernel's layout (A transposed, in tiles of
+  // rows so that reads and writes both stream).
+  size_t m_simd = 0;
+  bool decoded_all = false;
+  const int32_t s0 = F - frac;
+  const bool fits =
+      s0 >= 0 && F + 2 + static_cast<int32_t>(std::bit_width(L - 1)) <= 31;
+  if (isa != Isa::kScalar && isa_supported(isa) && fits) {
+    std::vector<int32_t> at_sig(K * M), at_exp(K * M), at_neg(K * M);
+    std::vector<int32_t> b_sig(N * K), b_exp(N * K), b_neg(N * K);
+    constexpr size_t kTile = 16;
+    for (size_t m0 = 0; m0 < M; m0 += kTile) {
+      const size_t m1 = std::min(M, m0 + kTile);
+      for (size_t k = 0; k < K; ++k) {
+        for (size_t m = m0; m < m1; ++m) {
+          bool x_bad = false;
+          const Op o = dec_a(m, k, x_bad);
+          a_bad[m] |= x_bad ? 1 : 0;
+          top_a = std::max(top_a, top_bound(o.sig, o.exp, man_a));
+          at_sig[k * M + m] = static_cast<int32_t>(o.sig << s0);
+          at_exp[k * M + m] = o.exp;
+          at_neg[k * M + m] = -static_cast<int32_t>(o.neg);
+        }
+      }
+    }
+    for (size_t n = 0; n < N; ++n) {
+      for (size_t k = 0; k < K; ++k) {
+        bool x_bad = false;
+        const Op o = dec_b(k, n, x_bad);
+        b_bad[n] |= x_bad ? 1 : 0;
+        top_b = std::max(top_b, top_bound(o.sig, o.exp, man_b));
+        b_sig[n * K + k] = static_cast<int32_t>(o.sig);
+        b_exp[n * K + k] = o.exp;
+        b_neg[n * K + k] = -static_cast<int32_t>(o.neg);
+      }
+    }
+    decoded_all = true;
+    if (top_a + top_b <= 128) {
+      std::vector<uint32_t> c(N * M), out(N * M);
+      for (size_t i = 0; i < N * M; ++i) c[i] = static_cast<uint32_t>(p.C[i]);
+      const TwoStageArgs args{at_sig.data(),
+                              at_exp.data(),
+                              at_neg.data(),
+                              b_sig.data(),
+                              b_exp.data(),
+                              b_neg.data(),
+                              M,
+                              N,
+                              K,
+                              L,
+                              split,
+                              F,
+                              opmin,
+                              f.e_zero,
+                              c_zero_exp,
+                              ieee_zero,
+                              nan,
+                              c.data(),
+                              out.data()};
+      m_simd = two_stage_simd(isa, args);
+      for (size_t n = 0; n < N; ++n) {
+        for (size_t m = 0; m < m_simd; ++m) {
+          const uint64_t c0 = p.C[n * M + m];
+          if (a_bad[m] != 0 || b_bad[n] != 0 || (c0 >> 32) != 0)
+            bad[n * M + m] = 1;
+          else
+            D[n * M + m] = out[n * M + m];
+        }
+      }
+    }
+  }
+  if (m_simd == M) return;
+  // The scalar kernel for rows m_simd.. (a[(m - m_simd) * K + k]) and every
+  // column.
+  std::vector<Op> a((M - m_simd) * K), b(N * K);
+  for (size_t m = m_simd; m < M; ++m) {
+    for (size_t k = 0; k < K; ++k) {
+      bool x_bad = false;
+      const Op o = dec_a(m, k, x_bad);
+      a[(m - m_simd) * K + k] = o;
+      a_bad[m] |= x_bad ? 1 : 0;
+      if (!decoded_all) top_a = std::max(top_a, top_bound(o.sig, o.exp, man_a));
+    }
+  }
+  for (size_t n = 0; n < N; ++n) {
+    for (size_t k = 0; k < K; ++k) {
+      bool x_bad = false;
+      const Op o = dec_b(k, n, x_bad);
+      b[n * K + k] = o;
+      b_bad[n] |= x_bad ? 1 : 0;
+      if (!decoded_all) top_b = std::max(top_b, top_bound(o.sig, o.exp, man_b));
+    }
+  }
+  // Over every operand (those of rows done above included).
+  const bool may_overflow = top_a + top_b > 128;
   uint64_t mag[128];
   int32_t exp[128];
   uint8_t neg[128];
   for (size_t n = 0; n < N; ++n) {
-    for (size_t m = 0; m < M; ++m) {
+    for (size_t m = m_simd; m < M; ++m) {
       const uint64_t c0 = p.C[n * M + m];
       if (a_bad[m] != 0 || b_bad[n] != 0 || (c0 >> 32) != 0) {
         bad[n * M + m] = 1;
         continue;
       }
       auto c = static_cast<uint32_t>(c0);
-      const Op* ar = &a[m * K];
+      const Op* ar = &a[(m - m_simd) * K];
       const Op* bc = &b[n * K];
       for (size_t k0 = 0; k0 < K; k0 += L) {
         // The addend (f32): specials first (fdpa.cpp SpecialScan: the
@@ -411,6 +600,28 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p,
 
 }  // namespace
 
+size_t two_stage_tf32_mismatches() {
+  size_t bad_count = 0;
+  for (int opmin = 0; opmin < 2; ++opmin) {
+    for (uint64_t x = 0; x < (uint64_t{1} << 19); ++x) {
+      for (const uint64_t code :
+           {x << 13, (x << 13) | 0x1FFF, (x << 13) | (uint64_t{1} << 32)}) {
+        bool b_fast = false, b_ref = false;
+        const Op o = tf32_operand(code, opmin != 0, b_fast);
+        const Code c = read_code(Fmt::kTF32, Fmt::kF64, code);
+        b_ref = c.bad;
+        Op r{};
+        if (!c.bad) r = two_stage_operand(c, opmin != 0, b_ref);
+        if (b_ref) r = Op{};
+        if (b_fast != b_ref || o.sig != r.sig || o.exp != r.exp ||
+            o.neg != r.neg)
+          ++bad_count;
+      }
+    }
+  }
+  return bad_count;
+}
+
 bool amd_covers(const MmaModel& m, const GemmProblem& p) {
   const FdpaParams& f = m.fdpa;
   // fdpa.cpp check_chain: unscaled products, f32 C/D, one chain.
@@ -448,7 +659,7 @@ void gemm_amd(const MmaModel& m, const GemmProblem& p, Isa isa,
   if (m.fdpa.datapath == Datapath::kF32Pairwise) {
     gemm_pairwise(m, p, isa, D, bad);
   } else {
-    gemm_two_stage(m, p, D, bad);
+    gemm_two_stage(m, p, isa, D, bad);
   }
 }
 

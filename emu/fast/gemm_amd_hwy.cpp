@@ -11,10 +11,13 @@
 #define HWY_TARGET_INCLUDE "emu/fast/gemm_amd_hwy.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 // Must come after foreach_target.h.
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 
+#include "emu/fast/fdpa_decode.h"
+#include "emu/fast/gemm_fast_impl.h"
 #include "hwy/aligned_allocator.h"
 #include "hwy/highway.h"
 
@@ -109,6 +112,272 @@ size_t Pairwise(const uint32_t* at, size_t M, size_t N, const uint32_t* b,
   return whole;
 }
 
+// ---- The CDNA3 two-stage datapath (Datapath::kTwoStageRd) ----------------
+//
+// gemm_amd.cpp gemm_two_stage's steps lane by lane, a lane an output row m.
+// Stage 1 in int32 lanes: with A's significand stored shifted left by
+// s0 = F - frac >= 0, the aligned term of product i of a set is
+// (sig_a' * sig_b) >> (e_max - e_i) (aligned() with sh = (e_i - e_max) +
+// F - frac <= s0: the left shift is done at decode, the right shift
+// truncates the magnitude), then negated for a negative product; the
+// caller (gemm_two_stage: `fits`) admits only formats whose terms are
+// below 2^(F + 2) and whose L-term sums stay below 2^31. The sets' sums
+// are floored onto the joint e_max by arithmetic right shifts. Stage 2:
+// C decoded from its f32 bits, P (the sum floored to 31 bits below
+// 2^max(e, e_C)) and Cv (C floored to F bits) as int32 floor shifts plus
+// power-of-two factors, their exact sum as a double and one RNE
+// binary64 -> binary32 conversion (see there). Every variable shift count
+// is clamped below the lane width (the shifted values are then 0 or -1 as
+// the floor wants). Specials: a NaN/Inf C is kept (NaN made canonical); a
+// product >= 2^128 is left to the scalar kernel (the caller does not come
+// here when one can occur); a +0 result with a -0 C goes to a scalar check
+// of the chunk's product signs (ZeroSign::kIeee). Bad rows/columns (a
+// NaN/Inf or over-wide operand or C) are computed on placeholder operands
+// and overwritten by the reference (the caller marks them).
+namespace ts {
+
+using D32 = hn::ScalableTag<int32_t>;
+using V32 = hn::Vec<D32>;
+using D64 = hn::Repartition<int64_t, D32>;
+using D32h = hn::Rebind<int32_t, D64>;
+using DF64 = hn::Repartition<double, D32>;
+using DF32h = hn::Rebind<float, DF64>;
+
+template <class V>
+HWY_INLINE V ShlV(V a, V b) {
+#if HWY_HAVE_SCALABLE
+  return hn::Shl(a, b);
+#else
+  return a << b;
+#endif
+}
+template <class V>
+HWY_INLINE V ShrV(V a, V b) {
+#if HWY_HAVE_SCALABLE
+  return hn::Shr(a, b);
+#else
+  return a >> b;
+#endif
+}
+
+// Stage 1 of one interleaved set (products k0 + j, k0 + j + split, ...) for
+// rows m0..: its e_max and its sum of aligned terms.
+HWY_INLINE void SetSum(const TwoStageArgs& a, size_t L, size_t split,
+                       bool opmin, size_t m0, size_t n, size_t k0, size_t j,
+                       V32& em, V32& s) {
+  const D32 d;
+  const size_t M = a.M, K = a.K;
+  const int32_t* bs = a.b_sig + n * K;
+  const int32_t* be = a.b_exp + n * K;
+  const int32_t* bn = a.b_neg + n * K;
+  const V32 k31 = hn::Set(d, 31), z = hn::Zero(d);
+  // The product's exponent (the zero rule: under kFixed a zero product
+  // aligns at e_zero).
+  const auto pexp = [&](size_t k) HWY_ATTR {
+    const V32 e =
+        hn::Add(hn::LoadU(d, a.at_exp + k * M + m0), hn::Set(d, be[k]));
+    if (opmin) return e;
+    if (bs[k] == 0) return hn::Set(d, a.e_zero);
+    return hn::IfThenElse(hn::Eq(hn::LoadU(d, a.at_sig + k * M + m0), z),
+                          hn::Set(d, a.e_zero), e);
+  };
+  em = hn::Set(d, INT32_MIN);
+  for (size_t k = k0 + j; k < k0 + L; k += split) em = hn::Max(em, pexp(k));
+  s = z;
+  for (size_t k = k0 + j; k < k0 + L; k += split) {
+    const V32 sh = hn::Min(hn::Sub(em, pexp(k)), k31);
+    const V32 mag =
+        hn::Mul(hn::LoadU(d, a.at_sig + k * M + m0), hn::Set(d, bs[k]));
+    const V32 t = ShrV(mag, sh);  // mag >= 0: logical = arithmetic
+    const V32 ng =
+        hn::Xor(hn::LoadU(d, a.at_neg + k * M + m0), hn::Set(d, bn[k]));
+    s = hn::Add(s, hn::Sub(hn::Xor(t, ng), ng));
+  }
+}
+
+// Whether every product of chunk k0 of (m, n) is a zero of negative sign.
+HWY_INLINE bool AllNegZero(const TwoStageArgs& a, size_t m, size_t n,
+                           size_t k0) {
+  for (size_t k = k0; k < k0 + a.L; ++k) {
+    const bool zero = a.at_sig[k * a.M + m] == 0 || a.b_sig[n * a.K + k] == 0;
+    const bool neg = (a.at_neg[k * a.M + m] ^ a.b_neg[n * a.K + k]) != 0;
+    if (!zero || !neg) return false;
+  }
+  return true;
+}
+
+// 2^x of int32 lanes x (-1022 <= x <= 1023) as doubles.
+HWY_INLINE hn::Vec<DF64> Pow2(hn::Vec<D32h> x) {
+  const D64 d64;
+  return hn::BitCast(DF64(), hn::ShiftLeft<52>(hn::Add(hn::PromoteTo(d64, x),
+                                                       hn::Set(d64, 1023))));
+}
+
+// One group of rows m0.. of column n through every chunk. kL, kSplit:
+// L and split as constants (0: a's), so that the common shapes unroll.
+template <size_t kL, size_t kSplit, bool kOpmin>
+void Rows(const TwoStageArgs& a, size_t m0, size_t n0, size_t nn,
+          int32_t* buf0) {
+  const size_t L = kL != 0 ? kL : a.L;
+  const size_t split = kSplit != 0 ? kSplit : a.split;
+  const D32 d;
+  const DF64 df64;
+  const DF32h df32h;
+  const D32h d32h;
+  const size_t V = hn::Lanes(d), V64n = hn::Lanes(df64);
+  // Per column: S, e, the stage-2 integers and exponents, the zero-check
+  // lanes, the binary32 results, C / D (at 6 V), the sets' sums and e_max.
+  const size_t stride = (8 + 2 * split) * V;
+  const int32_t F = a.F;
+  for (size_t jc = 0; jc < nn; ++jc) {
+    auto* c0 = reinterpret_cast<uint32_t*>(buf0 + jc * stride + 6 * V);
+    for (size_t i = 0; i < V; ++i) c0[i] = a.c[(n0 + jc) * a.M + m0 + i];
+  }
+  for (size_t k0 = 0; k0 < a.K; k0 += L) {
+    // The columns' chains are independent: one's stage 2 (a latency chain
+    // through C) overlaps the next one's work.
+    for (size_t jc = 0; jc < nn; ++jc) {
+      const size_t n = n0 + jc;
+      int32_t* sb = buf0 + jc * stride;
+      int32_t* eb = sb + V;
+      int32_t* pb = eb + V;
+      int32_t* qb = pb + V;
+      int32_t* zb = qb + V;
+      float* rb = reinterpret_cast<float*>(zb + V);
+      auto* cs = reinterpret_cast<uint32_t*>(zb + 2 * V);
+      int32_t* set_s = zb + 3 * V;
+      int32_t* set_e = set_s + split * V;
+      // Stage 1.
+      V32 e, S;
+      if (split == 1) {
+        SetSum(a, L, 1, kOpmin, m0, n, k0, 0, e, S);
+      } else if (split == 2) {
+        V32 e0, s0, e1, s1;
+        SetSum(a, L, 2, kOpmin, m0, n, k0, 0, e0, s0);
+        SetSum(a, L, 2, kOpmin, m0, n, k0, 1, e1, s1);
+        e = hn::Max(e0, e1);
+        const V32 k31 = hn::Set(d, 31);
+        S = hn::Add(ShrV(s0, hn::Min(hn::Sub(e, e0), k31)),
+                    ShrV(s1, hn::Min(hn::Sub(e, e1), k31)));  // arithmetic
+      } else {
+        e = hn::Set(d, INT32_MIN);
+        for (size_t j = 0; j < split; ++j) {
+          V32 em, s;
+          SetSum(a, L, split, kOpmin, m0, n, k0, j, em, s);
+          hn::Store(em, d, set_e + j * V);
+          hn::Store(s, d, set_s + j * V);
+          e = hn::Max(e, em);
+        }
+        S = hn::Zero(d);
+        const V32 k31 = hn::Set(d, 31);
+        for (size_t j = 0; j < split; ++j) {
+          const V32 sh = hn::Min(hn::Sub(e, hn::Load(d, set_e + j * V)), k31);
+          S = hn::Add(S, ShrV(hn::Load(d, set_s + j * V), sh));  // arithmetic
+        }
+      }
+      // Stage 2 in int32 lanes up to the two exact integers P (the sum
+      // floored to 31 bits below 2^Mx) and Cv (C floored to F bits), each
+      // split into a floor right shift done here and a left shift (2^pl,
+      // 2^cl) folded into its power-of-two factor below.
+      const hn::RebindToUnsigned<D32> du;
+      const V32 c = hn::BitCast(d, hn::Load(du, cs));
+      const V32 z = hn::Zero(d), k31 = hn::Set(d, 31);
+      const V32 ce =
+          hn::And(hn::BitCast(d, hn::ShiftRight<23>(hn::BitCast(du, c))),
+                  hn::Set(d, 0xFF));
+      const auto special = hn::Eq(ce, hn::Set(d, 0xFF));
+      const V32 mant = hn::And(c, hn::Set(d, 0x7FFFFF));
+      const V32 c_sig = hn::IfThenElse(
+          hn::Ne(ce, z), hn::Or(mant, hn::Set(d, 0x800000)), mant);
+      const V32 c_exp = hn::Sub(hn::Max(ce, hn::Set(d, 1)), hn::Set(d, 127));
+      const auto c_nz = hn::Ne(c_sig, z);
+      const V32 ec = hn::IfThenElse(c_nz, c_exp, hn::Set(d, a.c_zero_exp));
+      const V32 Mx = hn::Max(e, ec);
+      const V32 sh2 = hn::Add(hn::Sub(e, Mx), hn::Set(d, kTwoStageSumBits - F));
+      const V32 Pi = ShrV(S, hn::Min(hn::Max(hn::Sub(z, sh2), z), k31));
+      const V32 pl = hn::Max(sh2, z);
+      auto take_c = c_nz;
+      if (split > 1)
+        take_c = hn::AndNot(hn::Lt(ec, hn::Sub(Mx, hn::Set(d, F + 1))), take_c);
+      const V32 cv = hn::IfThenElse(hn::Lt(c, z), hn::Sub(z, c_sig), c_sig);
+      const V32 csh =
+          hn::Sub(hn::Sub(c_exp, hn::Set(d, 23)), hn::Sub(Mx, hn::Set(d, F)));
+      const V32 Ci = hn::IfThenElseZero(
+          take_c, ShrV(cv, hn::Min(hn::Max(hn::Sub(z, csh), z), k31)));
+      const V32 cl = hn::Max(csh, z);
+      // V = P + Cv * 2^(31 - F), |V| < 2^53, times 2^(Mx - 31): the two
+      // terms Pi * 2^(pl + Mx - 31) and Ci * 2^(cl + Mx - F) are exact
+      // doubles and so is their sum (V * 2^(Mx - 31): an integer below 2^53
+      // times a power of two in range); the one binary64 -> binary32
+      // conversion rounds it to nearest even (subnormals and the overflow to
+      // Inf included; no FTZ/DAZ), which is detail::finish_sum(kRneF32). A
+      // zero V gives +0.
+      hn::Store(Pi, d, sb);
+      hn::Store(Ci, d, eb);
+      hn::Store(hn::Add(pl, hn::Sub(Mx, hn::Set(d, kTwoStageSumBits))), d, pb);
+      hn::Store(hn::Add(cl, hn::Sub(Mx, hn::Set(d, F))), d, qb);
+      for (size_t i = 0; i < V; i += V64n) {
+        const auto pd = hn::PromoteTo(df64, hn::LoadU(d32h, sb + i));
+        const auto cd = hn::PromoteTo(df64, hn::LoadU(d32h, eb + i));
+        const auto vd = hn::Add(hn::Mul(pd, Pow2(hn::LoadU(d32h, pb + i))),
+                                hn::Mul(cd, Pow2(hn::LoadU(d32h, qb + i))));
+        hn::StoreU(hn::DemoteTo(df32h, vd), df32h, rb + i);
+      }
+      V32 r = hn::BitCast(d, hn::Load(hn::RebindToFloat<D32>(), rb));
+      if (!a.ieee_zero)
+        r = hn::IfThenZeroElse(hn::Eq(hn::And(r, hn::Set(d, 0x7FFFFFFF)), z),
+                               r);
+      // +0 with C = -0 under ZeroSign::kIeee: -0 when every product is a
+      // zero of negative sign (then V = 0), checked from the operands.
+      const auto zcheck = hn::AndNot(
+          special, hn::And(hn::Eq(r, z), hn::Eq(c, hn::Set(d, INT32_MIN))));
+      const bool any_zero = a.ieee_zero && !hn::AllFalse(d, zcheck);
+      if (any_zero) hn::Store(hn::VecFromMask(d, zcheck), d, zb);
+      // A NaN/Inf C is kept (a NaN made canonical).
+      r = hn::IfThenElse(
+          special,
+          hn::IfThenElse(hn::Ne(mant, z),
+                         hn::Set(d, static_cast<int32_t>(a.nan)), c),
+          r);
+      hn::Store(hn::BitCast(du, r), du, cs);
+      if (any_zero) {
+        for (size_t i = 0; i < V; ++i)
+          if (zb[i] != 0 && AllNegZero(a, m0 + i, n, k0)) cs[i] = 0x80000000u;
+      }
+    }
+  }
+  for (size_t jc = 0; jc < nn; ++jc) {
+    const auto* c0 =
+        reinterpret_cast<const uint32_t*>(buf0 + jc * stride + 6 * V);
+    for (size_t i = 0; i < V; ++i) a.out[(n0 + jc) * a.M + m0 + i] = c0[i];
+  }
+}
+
+}  // namespace ts
+
+size_t TwoStage(const TwoStageArgs& a) {
+  const size_t V = hn::Lanes(ts::D32());
+  const size_t whole = a.M - a.M % V;
+  if (whole == 0) return 0;
+  // Per group and column (two): Rows' buffers. SVE vectors are sizeless:
+  // arrays, not vectors of vectors.
+  auto buf = hwy::AllocateAligned<int32_t>(2 * (8 + 2 * a.split) * V);
+  // Row groups outside: a group's A (K x Lanes) stays in cache across n.
+  using RowsFn =
+      void (*)(const TwoStageArgs&, size_t, size_t, size_t, int32_t*);
+  RowsFn rows = a.opmin ? &ts::Rows<0, 0, true> : &ts::Rows<0, 0, false>;
+  if (a.L == 8 && a.split == 1)  // CDNA3 f16, bf16
+    rows = a.opmin ? &ts::Rows<8, 1, true> : &ts::Rows<8, 1, false>;
+  if (a.L == 4 && a.split == 1)  // CDNA3 xf32
+    rows = a.opmin ? &ts::Rows<4, 1, true> : &ts::Rows<4, 1, false>;
+  if (a.L == 16 && a.split == 2)  // CDNA3 fp8/bf8
+    rows = a.opmin ? &ts::Rows<16, 2, true> : &ts::Rows<16, 2, false>;
+  for (size_t m0 = 0; m0 < whole; m0 += V)
+    for (size_t n = 0; n < a.N; n += 2)  // two columns' chains at a time
+      rows(a, m0, n, std::min<size_t>(2, a.N - n), buf.get());
+  return whole;
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace mxc::fast::gemm_detail
 HWY_AFTER_NAMESPACE();
@@ -120,11 +389,16 @@ HWY_AFTER_NAMESPACE();
 namespace mxc::fast::gemm_detail {
 
 HWY_EXPORT(Pairwise);
+HWY_EXPORT(TwoStage);
 
 size_t pairwise_simd(Isa isa, const uint32_t* at, size_t M, size_t N,
                      const uint32_t* b, size_t K, size_t L, bool ftz,
                      uint32_t nan, const uint32_t* c, uint32_t* out) {
   return MXC_HWY_DISPATCH(Pairwise, isa)(at, M, N, b, K, L, ftz, nan, c, out);
+}
+
+size_t two_stage_simd(Isa isa, const TwoStageArgs& a) {
+  return MXC_HWY_DISPATCH(TwoStage, isa)(a);
 }
 
 }  // namespace mxc::fast::gemm_detail

@@ -156,4 +156,32 @@ size_t pairwise_simd(Isa isa, const uint32_t* at, size_t M, size_t N,
                      const uint32_t* b, size_t K, size_t L, bool ftz,
                      uint32_t nan, const uint32_t* c, uint32_t* out);
 
+// The CDNA3 two-stage datapath (Datapath::kTwoStageRd) on decoded
+// operands, for the vector kernel (gemm_amd_hwy.cpp). A transposed:
+// at_*[k * M + m]; B: b_*[n * K + k]. sig: the significand (A's shifted
+// left by F - frac, so that a product is the term before its alignment
+// shift; the caller checks that every term and the L-term sums fit int32),
+// exp: the operand exponent (fdpa.cpp read(), the zero rule applied), neg:
+// 0 or -1. c[n * M + m]: C's f32 bits; D's into out[n * M + m].
+struct TwoStageArgs {
+  const int32_t *at_sig, *at_exp, *at_neg;
+  const int32_t *b_sig, *b_exp, *b_neg;
+  size_t M, N, K, L, split;
+  int32_t F;
+  bool opmin;          // ZeroExp::kOperandMin (else a zero product: e_zero)
+  int32_t e_zero;      // FdpaParams::e_zero
+  int32_t c_zero_exp;  // the alignment exponent of a zero C
+  bool ieee_zero;      // ZeroSign::kIeee
+  uint32_t nan;        // canonical f32 NaN
+  const uint32_t* c;
+  uint32_t* out;
+};
+// Every column and the rows in whole groups of int32 Lanes; returns the
+// number of rows done (from 0).
+size_t two_stage_simd(Isa isa, const TwoStageArgs& a);
+// How many TF32 codes (every f32 pattern's top 19 bits, with low bits set
+// and over-wide, both zero rules) the two-stage datapath's field decode
+// reads differently from read_code + unpack (gemm_amd.cpp; 0 expected).
+size_t two_stage_tf32_mismatches();
+
 }  // namespace mxc::fast::gemm_detail
