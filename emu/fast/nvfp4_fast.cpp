@@ -188,6 +188,10 @@ void nv_init(NvTab& t, const Nvfp4Profile& p, uint32_t tv) {
   for (int k = 0; k < t.plan.n_cand; ++k)
     for (bool e : t.plan.cand[static_cast<size_t>(k)].exact)
       t.exact_all = t.exact_all && e;
+  t.ops_nonneg = true;
+  for (int k = 0; k < t.plan.n_cand; ++k)
+    for (uint32_t op : t.plan.cand[static_cast<size_t>(k)].operand)
+      t.ops_nonneg = t.ops_nonneg && (op >> 31) == 0;
   std::fill(std::begin(t.errv), std::end(t.errv), 0u);
   if (t.plan.n_cand == 2) {
     for (int s = 0; s < 128; ++s)
@@ -265,6 +269,13 @@ const NvTab* nv_table(const Nvfp4Profile& p, uint32_t tv) {
 using detail::nv_table;
 
 void set_nvfp4_fast_enabled(bool on) { detail::enabled().store(on); }
+
+uint64_t& detail::nv_close_calls() {
+  thread_local uint64_t n = 0;
+  return n;
+}
+
+uint64_t nvfp4_close_calls() { return detail::nv_close_calls(); }
 
 bool nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
                           const uint32_t* x, size_t n, uint8_t& scale,

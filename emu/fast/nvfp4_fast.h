@@ -28,6 +28,11 @@ namespace mxc::fast {
 // nvfp4_quantize_block / _2d run their reference code; default true.
 void set_nvfp4_fast_enabled(bool on);
 
+// Tests: how many blocks the rowwise 4over6 kernel has decided by the error
+// sums in the reference's order because the sums in its own order were too
+// close to decide (its close calls, nvfp4_hwy.cpp Decide), on this thread.
+uint64_t nvfp4_close_calls();
+
 // One block of n elements (any n >= 1). False (nothing written) when not
 // covered, or when the block holds a NaN or Inf.
 bool nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,

@@ -6,8 +6,9 @@
 // conversion (quantize_simd-inl.h). Columnwise: up to 256 columns per pass,
 // the amax down sixteen rows, the multipliers looked up per column.
 // 4over6 rowwise: per block and candidate the codes and error terms along
-// the block, then the terms of N blocks transposed so that each block's
-// error sum is one lane, added in element order (the reference's).
+// the block, each block's error sum in a tree order, and the reference's
+// element order only for the rare blocks whose two sums are too close for
+// that order to decide (Decide: a proven bound).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "emu/fast/nvfp4_hwy.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -102,57 +103,6 @@ HWY_INLINE void Block16(const NvTab& t, const Nvfp4Candidate& c, uint32_t s,
 }
 
 #if HWY_TARGET != HWY_SCALAR
-// One "unzip" pass over the 16 N values that v0..v15 hold in order (flat
-// index f, vector f / N, lane f % N): the even-indexed values, then the
-// odd-indexed ones (ConcatEven / ConcatOdd of neighbouring vectors). It
-// rotates the bits of f right by one; four passes take f = 16 j + i (block
-// j's value i, N blocks in a row) to i * N + j: vector i holds value i of
-// every block, block j in lane j. Exact (moves only).
-template <class D, class V = hn::Vec<D>>
-HWY_INLINE void Unzip16(D d, V& v0, V& v1, V& v2, V& v3, V& v4, V& v5, V& v6,
-                        V& v7, V& v8, V& v9, V& v10, V& v11, V& v12, V& v13,
-                        V& v14, V& v15) {
-  const V e0 = hn::ConcatEven(d, v1, v0), o0 = hn::ConcatOdd(d, v1, v0);
-  const V e1 = hn::ConcatEven(d, v3, v2), o1 = hn::ConcatOdd(d, v3, v2);
-  const V e2 = hn::ConcatEven(d, v5, v4), o2 = hn::ConcatOdd(d, v5, v4);
-  const V e3 = hn::ConcatEven(d, v7, v6), o3 = hn::ConcatOdd(d, v7, v6);
-  const V e4 = hn::ConcatEven(d, v9, v8), o4 = hn::ConcatOdd(d, v9, v8);
-  const V e5 = hn::ConcatEven(d, v11, v10), o5 = hn::ConcatOdd(d, v11, v10);
-  const V e6 = hn::ConcatEven(d, v13, v12), o6 = hn::ConcatOdd(d, v13, v12);
-  const V e7 = hn::ConcatEven(d, v15, v14), o7 = hn::ConcatOdd(d, v15, v14);
-  v0 = e0, v1 = e1, v2 = e2, v3 = e3, v4 = e4, v5 = e5, v6 = e6, v7 = e7;
-  v8 = o0, v9 = o1, v10 = o2, v11 = o3, v12 = o4, v13 = o5, v14 = o6;
-  v15 = o7;
-}
-
-// The error sums of N blocks (terms: block j's 16 terms at 16 j, in
-// element order), block j in lane j: the 16 x N terms transposed
-// (Unzip16), then one vector add per element, from +0 in element order,
-// so that every lane adds its block's terms in the reference's order
-// (nv_block_plan; a sum within a vector would reassociate them).
-HWY_INLINE hn::Vec<hn::RebindToFloat<D16>> ErrorSums(const float* terms) {
-  const hn::RebindToFloat<D16> df;
-  const size_t N = hn::Lanes(df);
-  auto t0 = hn::Load(df, terms), t1 = hn::Load(df, terms + N),
-       t2 = hn::Load(df, terms + 2 * N), t3 = hn::Load(df, terms + 3 * N),
-       t4 = hn::Load(df, terms + 4 * N), t5 = hn::Load(df, terms + 5 * N),
-       t6 = hn::Load(df, terms + 6 * N), t7 = hn::Load(df, terms + 7 * N),
-       t8 = hn::Load(df, terms + 8 * N), t9 = hn::Load(df, terms + 9 * N),
-       t10 = hn::Load(df, terms + 10 * N), t11 = hn::Load(df, terms + 11 * N),
-       t12 = hn::Load(df, terms + 12 * N), t13 = hn::Load(df, terms + 13 * N),
-       t14 = hn::Load(df, terms + 14 * N), t15 = hn::Load(df, terms + 15 * N);
-  for (int pass = 0; pass < 4; ++pass)
-    Unzip16(df, t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14,
-            t15);
-  auto e = hn::Add(hn::Zero(df), t0);
-  e = hn::Add(e, t1), e = hn::Add(e, t2), e = hn::Add(e, t3);
-  e = hn::Add(e, t4), e = hn::Add(e, t5), e = hn::Add(e, t6);
-  e = hn::Add(e, t7), e = hn::Add(e, t8), e = hn::Add(e, t9);
-  e = hn::Add(e, t10), e = hn::Add(e, t11), e = hn::Add(e, t12);
-  e = hn::Add(e, t13), e = hn::Add(e, t14), e = hn::Add(e, t15);
-  return e;
-}
-
 // The amaxes (magnitude bits) of N blocks of 16 at x, block j in lane j:
 // per block the lane-wise max of its 16 / N vectors, then log2(N) halvings
 // (the max of the even and the odd lanes of two neighbours; after them
@@ -178,21 +128,56 @@ HWY_INLINE V16 GroupAbsMax(const uint32_t* x, uint32_t* m) {
   return hn::Load(d, m);
 }
 
+// The E2M1 magnitude code of y >= 0 (not NaN): Cvt<1> less its |y| (the
+// 4over6 kernel multiplies |x| by a non-negative operand).
+HWY_INLINE V16 MagE2M1(V16 y, V16 t, V16 c0, V16 mx) {
+  const D16 d;
+  const hn::RebindToFloat<D16> df;
+  const V16 a = hn::Min(y, mx);
+  const V16 eb = hn::Sub(hn::Max(hn::And(a, hn::Set(d, 0x7F800000u)), t), t);
+  const V16 c = hn::Add(eb, c0);
+  const V16 sum =
+      hn::BitCast(d, hn::Add(hn::BitCast(df, a), hn::BitCast(df, c)));
+  return hn::Add(hn::Sub(sum, c), hn::ShiftRight<22>(eb));
+}
+
+// The sums of N blocks' partial sums (block j's N lanes at m + j N), block
+// j in lane j: log2(N) halvings (the sum of the even and the odd lanes of
+// two neighbours), as GroupAbsMax. The order of the additions is not the
+// reference's: see Decide.
+HWY_INLINE hn::Vec<hn::RebindToFloat<D16>> GroupSum(float* m) {
+  const hn::RebindToFloat<D16> df;
+  const size_t N = hn::Lanes(df);
+  for (size_t n = N; n > 1; n /= 2) {
+    for (size_t q = 0; q < n / 2; ++q) {
+      const auto a = hn::Load(df, m + 2 * q * N),
+                 b = hn::Load(df, m + (2 * q + 1) * N);
+      hn::Store(hn::Add(hn::ConcatEven(df, b, a), hn::ConcatOdd(df, b, a)), df,
+                m + q * N);
+    }
+  }
+  return hn::Load(df, m);
+}
+
 // One candidate of 4over6 on N blocks of 16 at xg (scale codes sc, < 0x80
-// or not taken), block j's values at 16 j, elements fl(x * operand): the
-// E2M1 magnitude codes as 32-bit lanes in q (the sign, sign(x) xor
-// sign(operand), is added to the kept candidate's only) and the error terms
-// (in terms). kMse is the plan's err_mse (this loop is the kernel's main
-// cost: no branch in it).
+// or not taken), block j's values at 16 j, elements fl(|x| * operand) (the
+// operands are non-negative, so y = fl(x * operand) is the same value with
+// x's sign): the E2M1 magnitude codes as 32-bit lanes in q (the sign, x's,
+// is added to the kept candidate's only) and each block's error terms,
+// |d| or fl(d * d) with d = fl(v - |x|) (v the dequantized magnitude, from
+// t.errv; the reference's d = fl(+-v - x) is this d or its negation, RNE
+// being symmetric), summed along the block into N lanes at part + j N (an
+// order the reference does not use: see Decide). kMse is the plan's
+// err_mse (this loop is the kernel's main cost: no branch in it).
 template <bool kMse>
 HWY_INLINE void CandidateTerms(const NvTab& t, const Nvfp4Candidate& c,
                                const uint32_t* sc, const uint32_t* xg,
-                               uint32_t* q, float* terms) {
+                               uint32_t* q, float* part) {
   const D16 d;
   const hn::RebindToFloat<D16> df;
   const hn::RebindToSigned<D16> di;
   const size_t N = hn::Lanes(d);
-  const V16 sign = hn::Set(d, 0x80000000u), zero = hn::Zero(d);
+  const V16 abs = hn::Set(d, 0x7FFFFFFFu);
   const V16 ct = hn::Set(d, t.ce.t), cc0 = hn::Set(d, t.ce.c0),
             cmx = hn::Set(d, t.ce.max);
   // The 8 values of a scale code fit one vector from 8 lanes up (a lane
@@ -203,30 +188,85 @@ HWY_INLINE void CandidateTerms(const NvTab& t, const Nvfp4Candidate& c,
     const auto op = hn::BitCast(df, hn::Set(d, c.operand[sj]));
     const uint32_t* vt = t.errv + 8 * sj;
     const V16 vtab = hn::LoadU(d, vt);
+    auto acc = hn::Zero(df);
     for (size_t i = 0; i < 16; i += N) {
-      const auto xf = hn::BitCast(df, hn::LoadU(d, xg + 16 * j + i));
-      const V16 y = hn::BitCast(d, hn::Mul(xf, op));
-      // The E2M1 magnitude (Cvt<1> with no sign bit).
-      const V16 mag = Cvt<1>(y, ct, cc0, cmx, zero);
-      const V16 ys = hn::And(y, sign);
+      const auto ax =
+          hn::BitCast(df, hn::And(hn::LoadU(d, xg + 16 * j + i), abs));
+      const V16 mag = MagE2M1(hn::BitCast(d, hn::Mul(ax, op)), ct, cc0, cmx);
       hn::Store(mag, d, q + 16 * j + i);
-      // fl(fl(fl(q * s) * A) / D) from the table (t.errv), the sign of y
-      // (the code's) or-ed in (RNE is symmetric).
-      V16 val = permute ? hn::TableLookupLanes(vtab, hn::IndicesFromVec(d, mag))
-                        : hn::GatherIndex(d, vt, hn::BitCast(di, mag));
-      val = hn::Or(val, ys);
-      const auto diff = hn::Sub(hn::BitCast(df, val), xf);
-      hn::Store(kMse ? hn::Mul(diff, diff) : hn::Abs(diff), df,
-                terms + 16 * j + i);
+      // fl(fl(fl(q * s) * A) / D) from the table (t.errv).
+      const V16 val =
+          permute ? hn::TableLookupLanes(vtab, hn::IndicesFromVec(d, mag))
+                  : hn::GatherIndex(d, vt, hn::BitCast(di, mag));
+      const auto diff = hn::Sub(hn::BitCast(df, val), ax);
+      const auto term = kMse ? hn::Mul(diff, diff) : hn::Abs(diff);
+      acc = i == 0 ? term : hn::Add(acc, term);
     }
+    hn::Store(acc, df, part + j * N);
   }
+}
+
+// Which candidate each of N blocks keeps, from sums made in another order
+// than the reference's (A0, A1; block j in lane j): 1 where candidate 1
+// surely wins, 0 where candidate 0 surely stays, and `close` where only
+// the reference's order can tell (the caller then runs the block in that
+// order, nv_block_plan).
+//
+// Why this is exact. Every block's 16 terms t_i are the same non-negative
+// binary32 values in both orders (CandidateTerms makes each as the
+// reference does); only the order of the 15 additions differs. Let s be
+// the exact sum, S the reference's sum (from +0, in element order), A
+// ours (any binary tree). With no overflow, each rounded addition is
+// (a + b)(1 + e), |e| <= u = 2^-24 (a subnormal result is exact), and each
+// t_i takes part in at most 15 of them, so both S and A equal
+// sum t_i (1 + th_i), |th_i| <= g = 15u / (1 - 15u) (Higham, Accuracy and
+// Stability of Numerical Algorithms, 2nd ed., Lemma 3.1 and section 4.2),
+// hence |S - s| <= g s and |A - s| <= g s (the t_i >= 0). So s <= A /
+// (1 - g) and |S - A| <= 2 g s <= b A, b = 2g / (1 - g). If A0 >= A1 (1 +
+// K 2^-24) with 1 + K 2^-24 > (1 + b) / (1 - b), then S1 <= A1 (1 + b) <
+// A0 (1 - b) <= S0: candidate 1 wins; symmetrically A1 >= A0 (1 + K 2^-24)
+// gives S1 > S0: candidate 0 stays. In bits: for binary32 x >= 0 (normal
+// or subnormal) ulp(x) > x 2^-24 and ulps do not shrink upwards, so
+// bits(A0) - bits(A1) >= K gives A0 - A1 >= K ulp(A1) >= A1 K 2^-24 (and
+// A0 > 0 = S1 when A1 = 0). K = 64 > 60.0001 (b ~ 30u; static_assert).
+// Overflow: with both A < 2^126 (bits < 0x7E800000) every partial sum of
+// A is below 2^126 (adding non-negative terms is monotone), s < 2^126 /
+// (1 - g), and every partial sum of S is at most s (1 + g) < 2^127: no
+// addition overflows. Larger sums, and sums fewer than K bits apart, are
+// close. Two exact cases are not: both sums 0 (every term is +0, so S0 =
+// S1 = +0) and equal scale codes (the same operand and table, the same
+// terms: S0 = S1); both keep candidate 0 (not strictly smaller).
+constexpr int32_t kCloseBits = 64;
+static_assert([] {
+  const double u = 0x1p-24, g = 15 * u / (1 - 15 * u), b = 2 * g / (1 - g);
+  return 1 + kCloseBits * u > (1 + b) / (1 - b) + 1e-12;
+}());
+
+template <class M>
+HWY_INLINE M Decide(hn::Vec<hn::RebindToFloat<D16>> A0,
+                    hn::Vec<hn::RebindToFloat<D16>> A1, V16 sc0, V16 sc1,
+                    M& close) {
+  const D16 d;
+  const hn::RebindToSigned<D16> di;
+  const auto a0 = hn::BitCast(di, A0), a1 = hn::BitCast(di, A1);
+  // Signed (Highway 1.0 has no integer Ge): both in [0, 0x7F800000], no
+  // overflow; a difference of at least K, a sum of at least 2^126.
+  const auto k = hn::Set(di, kCloseBits - 1);
+  const auto one = hn::Gt(hn::Sub(a0, a1), k);
+  const auto zero = hn::Gt(hn::Sub(a1, a0), k);
+  const auto big = hn::Gt(hn::Max(a0, a1), hn::Set(di, 0x7E7FFFFF));
+  const auto exact = hn::Or(hn::RebindMask(di, hn::Eq(sc0, sc1)),
+                            hn::Eq(hn::Or(a0, a1), hn::Zero(di)));
+  const auto sure = hn::Or(exact, hn::AndNot(big, hn::Or(one, zero)));
+  close = hn::RebindMask(d, hn::Not(sure));
+  return hn::RebindMask(d, hn::AndNot(exact, one));
 }
 
 // 4over6, rowwise, N blocks at once: the amaxes and both candidates' scale
 // codes in one vector each; per block and candidate the codes and the error
-// terms, in vectors along the block (CandidateTerms); then the error sums
-// (ErrorSums: per lane, in element order, as the reference) and each
-// block's choice.
+// terms summed along the block (CandidateTerms), then across (GroupSum);
+// each block's choice from those sums where it is sure (Decide), else from
+// the reference's order (nv_block_plan on that block).
 template <bool kMse>
 void Rows4over6T(const Nvfp4Profile& p, const NvTab& t, size_t nb,
                  const uint32_t* x, uint8_t* scales, uint8_t* codes) {
@@ -234,11 +274,13 @@ void Rows4over6T(const Nvfp4Profile& p, const NvTab& t, size_t nb,
   const hn::RebindToSigned<D16> di;
   const size_t N = hn::Lanes(d);
   const Nvfp4Plan& pl = t.plan;
-  HWY_ALIGN uint32_t am[16], sc[2][16], take[16], buf[16 * 16];
+  HWY_ALIGN uint32_t am[16], sc[2][16], take[16], redo[16], buf[16 * 16];
   HWY_ALIGN uint32_t qs[2][16 * 16];
-  HWY_ALIGN float terms[16 * 16];
+  HWY_ALIGN float part[2][16 * 16];
   // Signed compares (both sides below 2^31).
   const auto code_max = hn::Set(di, 0x7F), flt_max = hn::Set(di, 0x7F7FFFFF);
+  const V16 eight = hn::Set(d, 8u);
+  uint64_t closes = 0;
   size_t b = 0;
   for (; b + N <= nb; b += N) {
     const uint32_t* xg = x + b * 16;
@@ -247,42 +289,46 @@ void Rows4over6T(const Nvfp4Profile& p, const NvTab& t, size_t nb,
     // the plan does not model) run too (no traps; their results are
     // replaced by the reference below).
     auto off = hn::Gt(hn::BitCast(di, amax), flt_max);  // NaN or Inf
-    for (size_t k = 0; k < 2; ++k) {
-      const V16 s = ScaleCodes(t, pl.cand[k], amax);
-      hn::Store(s, d, sc[k]);
-      off = hn::Or(off, hn::Gt(hn::BitCast(di, s), code_max));
-    }
-    CandidateTerms<kMse>(t, pl.cand[0], sc[0], xg, qs[0], terms);
-    const auto e0 = ErrorSums(terms);
-    CandidateTerms<kMse>(t, pl.cand[1], sc[1], xg, qs[1], terms);
-    const auto e1 = ErrorSums(terms);
-    // Candidate 1 only when strictly smaller (false with a NaN).
-    const auto one = hn::RebindMask(d, hn::Lt(e1, e0));
+    const V16 s0 = ScaleCodes(t, pl.cand[0], amax),
+              s1 = ScaleCodes(t, pl.cand[1], amax);
+    hn::Store(s0, d, sc[0]);
+    hn::Store(s1, d, sc[1]);
+    off = hn::Or(off, hn::Gt(hn::BitCast(di, hn::Or(s0, s1)), code_max));
+    CandidateTerms<kMse>(t, pl.cand[0], sc[0], xg, qs[0], part[0]);
+    CandidateTerms<kMse>(t, pl.cand[1], sc[1], xg, qs[1], part[1]);
+    const auto A0 = GroupSum(part[0]);
+    const auto A1 = GroupSum(part[1]);
+    hn::Mask<D16> close;
+    const auto one = Decide(A0, A1, s0, s1, close);
     hn::Store(hn::IfThenElseZero(one, hn::Set(d, 1u)), d, take);
-    StoreBytes(hn::IfThenElse(one, hn::Load(d, sc[1]), hn::Load(d, sc[0])),
-               scales + b);
+    StoreBytes(hn::IfThenElse(one, s1, s0), scales + b);
     for (size_t j = 0; j < N; ++j) {
-      const uint32_t k = take[j];
-      const uint32_t* qj = qs[k] + 16 * j;
-      // The code's sign, that of y = fl(x * op): sign(x) xor sign(op).
-      const V16 os =
-          hn::Set(d, pl.cand[k].operand[sc[k][j] & 0x7F] & 0x80000000u);
+      const uint32_t* qj = qs[take[j]] + 16 * j;
       for (size_t i = 0; i < 16; i += N) {
-        const V16 xs = hn::And(hn::Xor(hn::LoadU(d, xg + 16 * j + i), os),
-                               hn::Set(d, 0x80000000u));
-        StoreBytes(hn::Or(hn::Load(d, qj + i), hn::ShiftRight<28>(xs)),
-                   codes + (b + j) * 16 + i);
+        // The code's sign, x's (the operands are non-negative).
+        const V16 xs =
+            hn::And(hn::ShiftRight<28>(hn::LoadU(d, xg + 16 * j + i)), eight);
+        StoreBytes(hn::Or(hn::Load(d, qj + i), xs), codes + (b + j) * 16 + i);
       }
     }
-    if (hn::AllFalse(di, off) && t.exact_all) continue;
+    if (hn::AllFalse(di, off) && t.exact_all && hn::AllFalse(d, close))
+      continue;
     hn::Store(amax, d, am);
+    hn::Store(hn::IfThenElseZero(close, hn::Set(d, 1u)), d, redo);
     for (size_t j = 0; j < N; ++j) {
+      uint8_t* cb = codes + (b + j) * 16;
       if (am[j] >= 0x7F800000u || !Exact(pl.cand[0], sc[0][j]) ||
-          !Exact(pl.cand[1], sc[1][j]))
-        nv_block_ref(p, t.tv, xg + 16 * j, 1, scales + b + j,
-                     codes + (b + j) * 16, 1);
+          !Exact(pl.cand[1], sc[1][j])) {
+        nv_block_ref(p, t.tv, xg + 16 * j, 1, scales + b + j, cb, 1);
+      } else if (redo[j] != 0) {
+        // A close call: the reference's order (nv_block_plan sums in it).
+        ++closes;
+        if (!nv_block_plan(t, xg + 16 * j, 1, 16, scales + b + j, cb, 1))
+          nv_block_ref(p, t.tv, xg + 16 * j, 1, scales + b + j, cb, 1);
+      }
     }
   }
+  if (closes != 0) nv_close_calls() += closes;
   for (; b < nb; ++b) {
     if (!nv_block_plan(t, x + b * 16, 1, 16, scales + b, codes + b * 16, 1))
       nv_block_ref(p, t.tv, x + b * 16, 1, scales + b, codes + b * 16, 1);
@@ -293,9 +339,11 @@ void Rows4over6(const Nvfp4Profile& p, const NvTab& t, size_t nb,
                 const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   const Nvfp4Plan& pl = t.plan;
   // The two-candidate plans nvfp4_plan makes (TE 4over6) multiply and keep
-  // -0; a plan that divides or maps -0 to code 0 would need those steps
-  // here: the portable plan runs it (nv_block_plan, every rule).
-  if (pl.cand[0].divide || pl.cand[1].divide || pl.exact_neg_zero_to_pos) {
+  // -0 with non-negative operands; a plan that divides, maps -0 to code 0
+  // or has a negative operand would need those steps here: the portable
+  // plan runs it (nv_block_plan, every rule).
+  if (pl.cand[0].divide || pl.cand[1].divide || pl.exact_neg_zero_to_pos ||
+      !t.ops_nonneg) {
     for (size_t b = 0; b < nb; ++b)
       if (!nv_block_plan(t, x + b * 16, 1, 16, scales + b, codes + b * 16, 1))
         nv_block_ref(p, t.tv, x + b * 16, 1, scales + b, codes + b * 16, 1);
