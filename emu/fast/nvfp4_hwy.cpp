@@ -159,20 +159,22 @@ HWY_INLINE hn::Vec<hn::RebindToFloat<D16>> GroupSum(float* m) {
   return hn::Load(df, m);
 }
 
-// One candidate of 4over6 on N blocks of 16 at xg (scale codes sc, < 0x80
-// or not taken), block j's values at 16 j, elements fl(|x| * operand) (the
-// operands are non-negative, so y = fl(x * operand) is the same value with
-// x's sign): the E2M1 magnitude codes as 32-bit lanes in q (the sign, x's,
-// is added to the kept candidate's only) and each block's error terms,
-// |d| or fl(d * d) with d = fl(v - |x|) (v the dequantized magnitude, from
-// t.errv; the reference's d = fl(+-v - x) is this d or its negation, RNE
-// being symmetric), summed along the block into N lanes at part + j N (an
-// order the reference does not use: see Decide). kMse is the plan's
-// err_mse (this loop is the kernel's main cost: no branch in it).
+// Both candidates of 4over6 on N blocks of 16 at xg (scale codes sc[k],
+// < 0x80 or not taken), block j's values at 16 j, elements fl(|x| *
+// operand) (the operands are non-negative, so y = fl(x * operand) is the
+// same value with x's sign): the E2M1 magnitude codes as 32-bit lanes in
+// q[k] (the sign, x's, is added to the kept candidate's only) and each
+// block's error terms, |d| or fl(d * d) with d = fl(v - |x|) (v the
+// dequantized magnitude, from t.errv; the reference's d = fl(+-v - x) is
+// this d or its negation, RNE being symmetric), summed along the block
+// into N lanes at part[k] + j N (an order the reference does not use: see
+// Decide). kMse is the plan's err_mse (this loop is the kernel's main
+// cost: no branch in it; the two candidates interleaved share x).
 template <bool kMse>
-HWY_INLINE void CandidateTerms(const NvTab& t, const Nvfp4Candidate& c,
-                               const uint32_t* sc, const uint32_t* xg,
-                               uint32_t* q, float* part) {
+HWY_INLINE void CandidateTerms(const NvTab& t, const uint32_t* sc0,
+                               const uint32_t* sc1, const uint32_t* xg,
+                               uint32_t* q0, uint32_t* q1, float* part0,
+                               float* part1) {
   const D16 d;
   const hn::RebindToFloat<D16> df;
   const hn::RebindToSigned<D16> di;
@@ -180,29 +182,41 @@ HWY_INLINE void CandidateTerms(const NvTab& t, const Nvfp4Candidate& c,
   const V16 abs = hn::Set(d, 0x7FFFFFFFu);
   const V16 ct = hn::Set(d, t.ce.t), cc0 = hn::Set(d, t.ce.c0),
             cmx = hn::Set(d, t.ce.max);
+  const uint32_t* op0 = t.plan.cand[0].operand.data();
+  const uint32_t* op1 = t.plan.cand[1].operand.data();
   // The 8 values of a scale code fit one vector from 8 lanes up (a lane
   // permute); narrower vectors gather them.
   const bool permute = N >= 8;
   for (size_t j = 0; j < N; ++j) {
-    const uint32_t sj = sc[j] & 0x7F;
-    const auto op = hn::BitCast(df, hn::Set(d, c.operand[sj]));
-    const uint32_t* vt = t.errv + 8 * sj;
-    const V16 vtab = hn::LoadU(d, vt);
-    auto acc = hn::Zero(df);
+    const uint32_t s0 = sc0[j] & 0x7F, s1 = sc1[j] & 0x7F;
+    const auto o0 = hn::BitCast(df, hn::Set(d, op0[s0]));
+    const auto o1 = hn::BitCast(df, hn::Set(d, op1[s1]));
+    const uint32_t *vt0 = t.errv + 8 * s0, *vt1 = t.errv + 8 * s1;
+    const V16 tab0 = hn::LoadU(d, vt0), tab1 = hn::LoadU(d, vt1);
+    auto acc0 = hn::Zero(df), acc1 = hn::Zero(df);
     for (size_t i = 0; i < 16; i += N) {
       const auto ax =
           hn::BitCast(df, hn::And(hn::LoadU(d, xg + 16 * j + i), abs));
-      const V16 mag = MagE2M1(hn::BitCast(d, hn::Mul(ax, op)), ct, cc0, cmx);
-      hn::Store(mag, d, q + 16 * j + i);
+      const V16 m0 = MagE2M1(hn::BitCast(d, hn::Mul(ax, o0)), ct, cc0, cmx);
+      const V16 m1 = MagE2M1(hn::BitCast(d, hn::Mul(ax, o1)), ct, cc0, cmx);
+      hn::Store(m0, d, q0 + 16 * j + i);
+      hn::Store(m1, d, q1 + 16 * j + i);
       // fl(fl(fl(q * s) * A) / D) from the table (t.errv).
-      const V16 val =
-          permute ? hn::TableLookupLanes(vtab, hn::IndicesFromVec(d, mag))
-                  : hn::GatherIndex(d, vt, hn::BitCast(di, mag));
-      const auto diff = hn::Sub(hn::BitCast(df, val), ax);
-      const auto term = kMse ? hn::Mul(diff, diff) : hn::Abs(diff);
-      acc = i == 0 ? term : hn::Add(acc, term);
+      const V16 v0 = permute
+                         ? hn::TableLookupLanes(tab0, hn::IndicesFromVec(d, m0))
+                         : hn::GatherIndex(d, vt0, hn::BitCast(di, m0));
+      const V16 v1 = permute
+                         ? hn::TableLookupLanes(tab1, hn::IndicesFromVec(d, m1))
+                         : hn::GatherIndex(d, vt1, hn::BitCast(di, m1));
+      const auto d0 = hn::Sub(hn::BitCast(df, v0), ax);
+      const auto d1 = hn::Sub(hn::BitCast(df, v1), ax);
+      const auto e0 = kMse ? hn::Mul(d0, d0) : hn::Abs(d0);
+      const auto e1 = kMse ? hn::Mul(d1, d1) : hn::Abs(d1);
+      acc0 = i == 0 ? e0 : hn::Add(acc0, e0);
+      acc1 = i == 0 ? e1 : hn::Add(acc1, e1);
     }
-    hn::Store(acc, df, part + j * N);
+    hn::Store(acc0, df, part0 + j * N);
+    hn::Store(acc1, df, part1 + j * N);
   }
 }
 
@@ -262,11 +276,17 @@ HWY_INLINE M Decide(hn::Vec<hn::RebindToFloat<D16>> A0,
   return hn::RebindMask(d, hn::AndNot(exact, one));
 }
 
-// 4over6, rowwise, N blocks at once: the amaxes and both candidates' scale
-// codes in one vector each; per block and candidate the codes and the error
-// terms summed along the block (CandidateTerms), then across (GroupSum);
-// each block's choice from those sums where it is sure (Decide), else from
-// the reference's order (nv_block_plan on that block).
+// 4over6, rowwise, in chunks of up to kChunk blocks, N at once, in three
+// passes (each group's work depends on the one before it; passes let the
+// groups of a chunk overlap): (1) the amaxes and both candidates' scale
+// codes, one vector each; (2) per block and candidate the codes and the
+// error terms summed along the block (CandidateTerms), then across
+// (GroupSum), and each block's choice from those sums where it is sure
+// (Decide); (3) the kept codes with x's sign. Then the blocks the plan
+// does not take (the reference) and the close calls (the reference's
+// order: nv_block_plan on that block).
+constexpr size_t kChunk = 64;
+
 template <bool kMse>
 void Rows4over6T(const Nvfp4Profile& p, const NvTab& t, size_t nb,
                  const uint32_t* x, uint8_t* scales, uint8_t* codes) {
@@ -274,61 +294,72 @@ void Rows4over6T(const Nvfp4Profile& p, const NvTab& t, size_t nb,
   const hn::RebindToSigned<D16> di;
   const size_t N = hn::Lanes(d);
   const Nvfp4Plan& pl = t.plan;
-  HWY_ALIGN uint32_t am[16], sc[2][16], take[16], redo[16], buf[16 * 16];
-  HWY_ALIGN uint32_t qs[2][16 * 16];
+  HWY_ALIGN uint32_t am[kChunk], sc[2][kChunk], take[kChunk], redo[kChunk];
+  HWY_ALIGN uint32_t buf[16 * 16];
+  HWY_ALIGN uint32_t qs[2][kChunk * 16];
   HWY_ALIGN float part[2][16 * 16];
   // Signed compares (both sides below 2^31).
   const auto code_max = hn::Set(di, 0x7F), flt_max = hn::Set(di, 0x7F7FFFFF);
-  const V16 eight = hn::Set(d, 8u);
+  const V16 eight = hn::Set(d, 8u), one_u = hn::Set(d, 1u);
   uint64_t closes = 0;
   size_t b = 0;
-  for (; b + N <= nb; b += N) {
-    const uint32_t* xg = x + b * 16;
-    const V16 amax = GroupAbsMax(xg, buf);
+  for (; b + N <= nb; b += kChunk) {
+    const size_t w = std::min(kChunk, (nb - b) / N * N);  // blocks
+    const uint32_t* xc = x + b * 16;
     // Blocks the plan does not take (a NaN or Inf, a NaN scale, an operand
     // the plan does not model) run too (no traps; their results are
     // replaced by the reference below).
-    auto off = hn::Gt(hn::BitCast(di, amax), flt_max);  // NaN or Inf
-    const V16 s0 = ScaleCodes(t, pl.cand[0], amax),
-              s1 = ScaleCodes(t, pl.cand[1], amax);
-    hn::Store(s0, d, sc[0]);
-    hn::Store(s1, d, sc[1]);
-    off = hn::Or(off, hn::Gt(hn::BitCast(di, hn::Or(s0, s1)), code_max));
-    CandidateTerms<kMse>(t, pl.cand[0], sc[0], xg, qs[0], part[0]);
-    CandidateTerms<kMse>(t, pl.cand[1], sc[1], xg, qs[1], part[1]);
-    const auto A0 = GroupSum(part[0]);
-    const auto A1 = GroupSum(part[1]);
-    hn::Mask<D16> close;
-    const auto one = Decide(A0, A1, s0, s1, close);
-    hn::Store(hn::IfThenElseZero(one, hn::Set(d, 1u)), d, take);
-    StoreBytes(hn::IfThenElse(one, s1, s0), scales + b);
-    for (size_t j = 0; j < N; ++j) {
+    auto off = hn::Gt(hn::Zero(di), hn::Zero(di));
+    for (size_t g = 0; g < w; g += N) {
+      const V16 amax = GroupAbsMax(xc + g * 16, buf);
+      const V16 s0 = ScaleCodes(t, pl.cand[0], amax),
+                s1 = ScaleCodes(t, pl.cand[1], amax);
+      hn::Store(amax, d, am + g);
+      hn::Store(s0, d, sc[0] + g);
+      hn::Store(s1, d, sc[1] + g);
+      off = hn::Or(off, hn::Gt(hn::BitCast(di, amax), flt_max));  // NaN, Inf
+      off = hn::Or(off, hn::Gt(hn::BitCast(di, hn::Or(s0, s1)), code_max));
+    }
+    auto any_close = hn::RebindMask(d, off);
+    for (size_t g = 0; g < w; g += N) {
+      CandidateTerms<kMse>(t, sc[0] + g, sc[1] + g, xc + g * 16, qs[0] + g * 16,
+                           qs[1] + g * 16, part[0], part[1]);
+      const auto A0 = GroupSum(part[0]);
+      const auto A1 = GroupSum(part[1]);
+      const V16 s0 = hn::Load(d, sc[0] + g), s1 = hn::Load(d, sc[1] + g);
+      hn::Mask<D16> close;
+      const auto one = Decide(A0, A1, s0, s1, close);
+      hn::Store(hn::IfThenElseZero(one, one_u), d, take + g);
+      hn::Store(hn::IfThenElseZero(close, one_u), d, redo + g);
+      any_close = hn::Or(any_close, close);
+      StoreBytes(hn::IfThenElse(one, s1, s0), scales + b + g);
+    }
+    for (size_t j = 0; j < w; ++j) {
       const uint32_t* qj = qs[take[j]] + 16 * j;
       for (size_t i = 0; i < 16; i += N) {
         // The code's sign, x's (the operands are non-negative).
         const V16 xs =
-            hn::And(hn::ShiftRight<28>(hn::LoadU(d, xg + 16 * j + i)), eight);
+            hn::And(hn::ShiftRight<28>(hn::LoadU(d, xc + 16 * j + i)), eight);
         StoreBytes(hn::Or(hn::Load(d, qj + i), xs), codes + (b + j) * 16 + i);
       }
     }
-    if (hn::AllFalse(di, off) && t.exact_all && hn::AllFalse(d, close))
-      continue;
-    hn::Store(amax, d, am);
-    hn::Store(hn::IfThenElseZero(close, hn::Set(d, 1u)), d, redo);
-    for (size_t j = 0; j < N; ++j) {
+    if (t.exact_all && hn::AllFalse(d, any_close)) continue;
+    for (size_t j = 0; j < w; ++j) {
+      const uint32_t* xb = xc + 16 * j;
       uint8_t* cb = codes + (b + j) * 16;
       if (am[j] >= 0x7F800000u || !Exact(pl.cand[0], sc[0][j]) ||
           !Exact(pl.cand[1], sc[1][j])) {
-        nv_block_ref(p, t.tv, xg + 16 * j, 1, scales + b + j, cb, 1);
+        nv_block_ref(p, t.tv, xb, 1, scales + b + j, cb, 1);
       } else if (redo[j] != 0) {
         // A close call: the reference's order (nv_block_plan sums in it).
         ++closes;
-        if (!nv_block_plan(t, xg + 16 * j, 1, 16, scales + b + j, cb, 1))
-          nv_block_ref(p, t.tv, xg + 16 * j, 1, scales + b + j, cb, 1);
+        if (!nv_block_plan(t, xb, 1, 16, scales + b + j, cb, 1))
+          nv_block_ref(p, t.tv, xb, 1, scales + b + j, cb, 1);
       }
     }
   }
   if (closes != 0) nv_close_calls() += closes;
+  b = nb / N * N;
   for (; b < nb; ++b) {
     if (!nv_block_plan(t, x + b * 16, 1, 16, scales + b, codes + b * 16, 1))
       nv_block_ref(p, t.tv, x + b * 16, 1, scales + b, codes + b * 16, 1);
