@@ -188,6 +188,19 @@ void nv_init(NvTab& t, const Nvfp4Profile& p, uint32_t tv) {
   for (int k = 0; k < t.plan.n_cand; ++k)
     for (bool e : t.plan.cand[static_cast<size_t>(k)].exact)
       t.exact_all = t.exact_all && e;
+  t.steps_no_nan = true;
+  for (int k = 0; k < t.plan.n_cand; ++k) {
+    const Nvfp4Candidate& c = t.plan.cand[static_cast<size_t>(k)];
+    for (int i = 0; i < c.n_steps; ++i) {
+      const Nvfp4ScaleStep& st = c.steps[static_cast<size_t>(i)];
+      const uint32_t mag = st.k & 0x7FFFFFFFu;
+      const bool ok =
+          st.op == Nvfp4ScaleOp::kMul || st.op == Nvfp4ScaleOp::kDiv
+              ? mag != 0 && mag < 0x7F800000u
+              : st.op == Nvfp4ScaleOp::kRoundBf16 || mag <= 0x7F800000u;
+      t.steps_no_nan = t.steps_no_nan && ok;
+    }
+  }
   t.ops_nonneg = true;
   for (int k = 0; k < t.plan.n_cand; ++k)
     for (uint32_t op : t.plan.cand[static_cast<size_t>(k)].operand)

@@ -32,6 +32,10 @@ struct NvTab {
   // Every candidate's operand has its sign bit clear (the 4over6 kernel
   // multiplies |x|).
   bool ops_nonneg;
+  // No scale step can make a NaN of a finite amax: every kMul / kDiv
+  // constant is finite and not zero (so no 0 * Inf, Inf * 0, 0 / 0 or
+  // Inf / Inf), no other constant is NaN (bf16 rounding keeps Inf Inf).
+  bool steps_no_nan;
 };
 void nv_init(NvTab& t, const Nvfp4Profile& p, uint32_t tv);
 // The table for (p, tensor value), made once and cached per thread, or

@@ -31,6 +31,10 @@ namespace {
 // reference's f32_mul / f32_div: Highway's Div is the exact IEEE division
 // on x86 and AArch64, the targets built here), then UE4M3; 0x80 in a lane
 // whose value became NaN at some step (the block takes the reference).
+// kNanCheck false (NvTab::steps_no_nan: no step can make a NaN of a
+// finite amax): the caller has set aside the lanes whose amax is NaN or Inf
+// and reads nothing else of them.
+template <bool kNanCheck = true>
 HWY_INLINE V16 ScaleCodes(const NvTab& t, const Nvfp4Candidate& c, V16 amax) {
   const D16 d;
   const hn::RebindToFloat<D16> df;
@@ -64,13 +68,14 @@ HWY_INLINE V16 ScaleCodes(const NvTab& t, const Nvfp4Candidate& c, V16 amax) {
         v = hn::Min(v, k);
         break;
     }
-    nan = hn::Or(nan, hn::IsNaN(v));
+    if (kNanCheck) nan = hn::Or(nan, hn::IsNaN(v));
   }
   V16 code = Cvt<3>(hn::BitCast(d, v), hn::Set(d, t.cs.t), hn::Set(d, t.cs.c0),
                     hn::Set(d, t.cs.max), hn::Set(d, t.ks.sign_bit));
   if (c.zero_code_to != 0)
     code = hn::IfThenElse(hn::Eq(code, hn::Zero(d)),
                           hn::Set(d, uint32_t{c.zero_code_to}), code);
+  if (!kNanCheck) return code;
   return hn::IfThenElse(hn::RebindMask(d, nan), hn::Set(d, 0x80u), code);
 }
 
@@ -287,7 +292,7 @@ HWY_INLINE M Decide(hn::Vec<hn::RebindToFloat<D16>> A0,
 // order: nv_block_plan on that block).
 constexpr size_t kChunk = 64;
 
-template <bool kMse>
+template <bool kMse, bool kNanCheck>
 void Rows4over6T(const Nvfp4Profile& p, const NvTab& t, size_t nb,
                  const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   const D16 d;
@@ -312,8 +317,8 @@ void Rows4over6T(const Nvfp4Profile& p, const NvTab& t, size_t nb,
     auto off = hn::Gt(hn::Zero(di), hn::Zero(di));
     for (size_t g = 0; g < w; g += N) {
       const V16 amax = GroupAbsMax(xc + g * 16, buf);
-      const V16 s0 = ScaleCodes(t, pl.cand[0], amax),
-                s1 = ScaleCodes(t, pl.cand[1], amax);
+      const V16 s0 = ScaleCodes<kNanCheck>(t, pl.cand[0], amax),
+                s1 = ScaleCodes<kNanCheck>(t, pl.cand[1], amax);
       hn::Store(amax, d, am + g);
       hn::Store(s0, d, sc[0] + g);
       hn::Store(s1, d, sc[1] + g);
@@ -380,8 +385,14 @@ void Rows4over6(const Nvfp4Profile& p, const NvTab& t, size_t nb,
         nv_block_ref(p, t.tv, x + b * 16, 1, scales + b, codes + b * 16, 1);
     return;
   }
-  if (pl.err_mse) return Rows4over6T<true>(p, t, nb, x, scales, codes);
-  Rows4over6T<false>(p, t, nb, x, scales, codes);
+  // Off lanes (amax NaN or Inf) are set aside before the scale codes are
+  // read, so the NaN checks may go where no step can make one.
+  if (t.steps_no_nan) {
+    if (pl.err_mse) return Rows4over6T<true, false>(p, t, nb, x, scales, codes);
+    return Rows4over6T<false, false>(p, t, nb, x, scales, codes);
+  }
+  if (pl.err_mse) return Rows4over6T<true, true>(p, t, nb, x, scales, codes);
+  Rows4over6T<false, true>(p, t, nb, x, scales, codes);
 }
 #else
 // HWY_SCALAR (no ConcatEven / ConcatOdd; never dispatched, emu/fast/isa.h:
