@@ -201,6 +201,16 @@ void nv_init(NvTab& t, const Nvfp4Profile& p, uint32_t tv) {
       t.steps_no_nan = t.steps_no_nan && ok;
     }
   }
+  t.shared_steps = 0;
+  if (t.plan.n_cand == 2) {
+    const Nvfp4Candidate &c0 = t.plan.cand[0], &c1 = t.plan.cand[1];
+    while (t.shared_steps < std::min(c0.n_steps, c1.n_steps) - 1) {
+      const Nvfp4ScaleStep& a = c0.steps[static_cast<size_t>(t.shared_steps)];
+      const Nvfp4ScaleStep& b = c1.steps[static_cast<size_t>(t.shared_steps)];
+      if (a.op != b.op || a.k != b.k) break;
+      ++t.shared_steps;
+    }
+  }
   t.ops_nonneg = true;
   for (int k = 0; k < t.plan.n_cand; ++k)
     for (uint32_t op : t.plan.cand[static_cast<size_t>(k)].operand)

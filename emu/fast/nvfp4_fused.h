@@ -36,6 +36,9 @@ struct NvTab {
   // constant is finite and not zero (so no 0 * Inf, Inf * 0, 0 / 0 or
   // Inf / Inf), no other constant is NaN (bf16 rounding keeps Inf Inf).
   bool steps_no_nan;
+  // How many leading scale steps the two candidates share (the same op and
+  // constant; fewer than either candidate's count); 0 with one candidate.
+  int shared_steps;
 };
 void nv_init(NvTab& t, const Nvfp4Profile& p, uint32_t tv);
 // The table for (p, tensor value), made once and cached per thread, or

@@ -34,40 +34,48 @@ namespace {
 // kNanCheck false (NvTab::steps_no_nan: no step can make a NaN of a
 // finite amax): the caller has set aside the lanes whose amax is NaN or Inf
 // and reads nothing else of them.
+// One scale step (emu/block/nvfp4_plan.h) on every lane.
+HWY_INLINE hn::Vec<hn::RebindToFloat<D16>> ScaleStep(
+    const Nvfp4ScaleStep& st, hn::Vec<hn::RebindToFloat<D16>> v) {
+  const D16 d;
+  const hn::RebindToFloat<D16> df;
+  const auto k = hn::BitCast(df, hn::Set(d, st.k));
+  switch (st.op) {
+    case Nvfp4ScaleOp::kMul:
+      return hn::Mul(v, k);
+    case Nvfp4ScaleOp::kDiv:
+      return hn::Div(v, k);
+    case Nvfp4ScaleOp::kRoundBf16: {
+      // Round to nearest even at bit 16 (bf16_rne), finite v >= 0.
+      const V16 u = hn::BitCast(d, v);
+      const V16 r = hn::Add(hn::Add(u, hn::Set(d, 0x7FFFu)),
+                            hn::And(hn::ShiftRight<16>(u), hn::Set(d, 1u)));
+      return hn::BitCast(df, hn::And(r, hn::Set(d, 0xFFFF0000u)));
+    }
+    case Nvfp4ScaleOp::kZeroTo:
+      return hn::IfThenElse(hn::Eq(v, hn::Zero(df)), k, v);
+    case Nvfp4ScaleOp::kMax:
+      return hn::Max(v, k);
+    case Nvfp4ScaleOp::kMin:
+      return hn::Min(v, k);
+  }
+  return v;
+}
+
+// The scale codes from steps `from` on, `amax` being the value (bits) the
+// steps before it made (from = 0: the amax). kNanCheck false
+// (NvTab::steps_no_nan: no step can make a NaN of a finite amax): the
+// caller has set aside the lanes whose amax is NaN or Inf and reads
+// nothing else of them.
 template <bool kNanCheck = true>
-HWY_INLINE V16 ScaleCodes(const NvTab& t, const Nvfp4Candidate& c, V16 amax) {
+HWY_INLINE V16 ScaleCodes(const NvTab& t, const Nvfp4Candidate& c, V16 amax,
+                          int from = 0) {
   const D16 d;
   const hn::RebindToFloat<D16> df;
   auto v = hn::BitCast(df, amax);
   auto nan = hn::IsNaN(v);  // at any step (Max / Min would hide it)
-  for (int i = 0; i < c.n_steps; ++i) {
-    const Nvfp4ScaleStep& st = c.steps[static_cast<size_t>(i)];
-    const auto k = hn::BitCast(df, hn::Set(d, st.k));
-    switch (st.op) {
-      case Nvfp4ScaleOp::kMul:
-        v = hn::Mul(v, k);
-        break;
-      case Nvfp4ScaleOp::kDiv:
-        v = hn::Div(v, k);
-        break;
-      case Nvfp4ScaleOp::kRoundBf16: {
-        // Round to nearest even at bit 16 (bf16_rne), finite v >= 0.
-        const V16 u = hn::BitCast(d, v);
-        const V16 r = hn::Add(hn::Add(u, hn::Set(d, 0x7FFFu)),
-                              hn::And(hn::ShiftRight<16>(u), hn::Set(d, 1u)));
-        v = hn::BitCast(df, hn::And(r, hn::Set(d, 0xFFFF0000u)));
-        break;
-      }
-      case Nvfp4ScaleOp::kZeroTo:
-        v = hn::IfThenElse(hn::Eq(v, hn::Zero(df)), k, v);
-        break;
-      case Nvfp4ScaleOp::kMax:
-        v = hn::Max(v, k);
-        break;
-      case Nvfp4ScaleOp::kMin:
-        v = hn::Min(v, k);
-        break;
-    }
+  for (int i = from; i < c.n_steps; ++i) {
+    v = ScaleStep(c.steps[static_cast<size_t>(i)], v);
     if (kNanCheck) nan = hn::Or(nan, hn::IsNaN(v));
   }
   V16 code = Cvt<3>(hn::BitCast(d, v), hn::Set(d, t.cs.t), hn::Set(d, t.cs.c0),
@@ -317,8 +325,18 @@ void Rows4over6T(const Nvfp4Profile& p, const NvTab& t, size_t nb,
     auto off = hn::Gt(hn::Zero(di), hn::Zero(di));
     for (size_t g = 0; g < w; g += N) {
       const V16 amax = GroupAbsMax(xc + g * 16, buf);
-      const V16 s0 = ScaleCodes<kNanCheck>(t, pl.cand[0], amax),
-                s1 = ScaleCodes<kNanCheck>(t, pl.cand[1], amax);
+      // The steps both candidates begin with, once (without NaN checks
+      // only: a NaN check of the shared steps would be one more mask).
+      V16 shared = amax;
+      int from = 0;
+      if (!kNanCheck) {
+        auto v = hn::BitCast(hn::RebindToFloat<D16>(), amax);
+        for (; from < t.shared_steps; ++from)
+          v = ScaleStep(pl.cand[0].steps[static_cast<size_t>(from)], v);
+        shared = hn::BitCast(d, v);
+      }
+      const V16 s0 = ScaleCodes<kNanCheck>(t, pl.cand[0], shared, from),
+                s1 = ScaleCodes<kNanCheck>(t, pl.cand[1], shared, from);
       hn::Store(amax, d, am + g);
       hn::Store(s0, d, sc[0] + g);
       hn::Store(s1, d, sc[1] + g);
