@@ -269,10 +269,11 @@ static_assert([] {
   return 1 + kCloseBits * u > (1 + b) / (1 - b) + 1e-12;
 }());
 
-template <class M>
-HWY_INLINE M Decide(hn::Vec<hn::RebindToFloat<D16>> A0,
-                    hn::Vec<hn::RebindToFloat<D16>> A1, V16 sc0, V16 sc1,
-                    M& close) {
+// The close lanes are stored as 1 (else 0) at redo (no mask out-parameter:
+// SVE masks are sizeless).
+HWY_INLINE hn::Mask<D16> Decide(hn::Vec<hn::RebindToFloat<D16>> A0,
+                                hn::Vec<hn::RebindToFloat<D16>> A1, V16 sc0,
+                                V16 sc1, uint32_t* redo) {
   const D16 d;
   const hn::RebindToSigned<D16> di;
   const auto a0 = hn::BitCast(di, A0), a1 = hn::BitCast(di, A1);
@@ -285,7 +286,8 @@ HWY_INLINE M Decide(hn::Vec<hn::RebindToFloat<D16>> A0,
   const auto exact = hn::Or(hn::RebindMask(di, hn::Eq(sc0, sc1)),
                             hn::Eq(hn::Or(a0, a1), hn::Zero(di)));
   const auto sure = hn::Or(exact, hn::AndNot(big, hn::Or(one, zero)));
-  close = hn::RebindMask(d, hn::Not(sure));
+  hn::Store(hn::IfThenZeroElse(hn::RebindMask(d, sure), hn::Set(d, 1u)), d,
+            redo);
   return hn::RebindMask(d, hn::AndNot(exact, one));
 }
 
@@ -343,18 +345,17 @@ void Rows4over6T(const Nvfp4Profile& p, const NvTab& t, size_t nb,
       off = hn::Or(off, hn::Gt(hn::BitCast(di, amax), flt_max));  // NaN, Inf
       off = hn::Or(off, hn::Gt(hn::BitCast(di, hn::Or(s0, s1)), code_max));
     }
-    auto any_close = hn::RebindMask(d, off);
+    // 1 in a lane: some block there is off or a close call.
+    V16 any_close = hn::IfThenElseZero(hn::RebindMask(d, off), one_u);
     for (size_t g = 0; g < w; g += N) {
       CandidateTerms<kMse>(t, sc[0] + g, sc[1] + g, xc + g * 16, qs[0] + g * 16,
                            qs[1] + g * 16, part[0], part[1]);
       const auto A0 = GroupSum(part[0]);
       const auto A1 = GroupSum(part[1]);
       const V16 s0 = hn::Load(d, sc[0] + g), s1 = hn::Load(d, sc[1] + g);
-      hn::Mask<D16> close;
-      const auto one = Decide(A0, A1, s0, s1, close);
+      const auto one = Decide(A0, A1, s0, s1, redo + g);
       hn::Store(hn::IfThenElseZero(one, one_u), d, take + g);
-      hn::Store(hn::IfThenElseZero(close, one_u), d, redo + g);
-      any_close = hn::Or(any_close, close);
+      any_close = hn::Or(any_close, hn::Load(d, redo + g));
       StoreBytes(hn::IfThenElse(one, s1, s0), scales + b + g);
     }
     for (size_t j = 0; j < w; ++j) {
@@ -366,7 +367,7 @@ void Rows4over6T(const Nvfp4Profile& p, const NvTab& t, size_t nb,
         StoreBytes(hn::Or(hn::Load(d, qj + i), xs), codes + (b + j) * 16 + i);
       }
     }
-    if (t.exact_all && hn::AllFalse(d, any_close)) continue;
+    if (t.exact_all && hn::AllTrue(d, hn::Eq(any_close, hn::Zero(d)))) continue;
     for (size_t j = 0; j < w; ++j) {
       const uint32_t* xb = xc + 16 * j;
       uint8_t* cb = codes + (b + j) * 16;
