@@ -211,6 +211,9 @@ void nv_init(NvTab& t, const Nvfp4Profile& p, uint32_t tv) {
       ++t.shared_steps;
     }
   }
+  t.cand_ops_equal = t.plan.n_cand == 2 &&
+                     t.plan.cand[0].operand == t.plan.cand[1].operand &&
+                     t.plan.cand[0].divide == t.plan.cand[1].divide;
   t.ops_nonneg = true;
   for (int k = 0; k < t.plan.n_cand; ++k)
     for (uint32_t op : t.plan.cand[static_cast<size_t>(k)].operand)

@@ -32,6 +32,9 @@ struct NvTab {
   // Every candidate's operand has its sign bit clear (the 4over6 kernel
   // multiplies |x|).
   bool ops_nonneg;
+  // Two candidates with the same operand table (so equal scale codes give
+  // equal terms and equal error sums: nvfp4_hwy.cpp Decide).
+  bool cand_ops_equal;
   // No scale step can make a NaN of a finite amax: every kMul / kDiv
   // constant is finite and not zero (so no 0 * Inf, Inf * 0, 0 / 0 or
   // Inf / Inf), no other constant is NaN (bf16 rounding keeps Inf Inf).

@@ -261,8 +261,9 @@ HWY_INLINE void CandidateTerms(const NvTab& t, const uint32_t* sc0,
 // (1 - g), and every partial sum of S is at most s (1 + g) < 2^127: no
 // addition overflows. Larger sums, and sums fewer than K bits apart, are
 // close. Two exact cases are not: both sums 0 (every term is +0, so S0 =
-// S1 = +0) and equal scale codes (the same operand and table, the same
-// terms: S0 = S1); both keep candidate 0 (not strictly smaller).
+// S1 = +0) and equal scale codes (with NvTab::cand_ops_equal, which
+// Rows4over6 requires: the same operand and table, the same terms: S0 =
+// S1); both keep candidate 0 (not strictly smaller).
 constexpr int32_t kCloseBits = 64;
 static_assert([] {
   const double u = 0x1p-24, g = 15 * u / (1 - 15 * u), b = 2 * g / (1 - g);
@@ -394,11 +395,12 @@ void Rows4over6(const Nvfp4Profile& p, const NvTab& t, size_t nb,
                 const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   const Nvfp4Plan& pl = t.plan;
   // The two-candidate plans nvfp4_plan makes (TE 4over6) multiply and keep
-  // -0 with non-negative operands; a plan that divides, maps -0 to code 0
-  // or has a negative operand would need those steps here: the portable
-  // plan runs it (nv_block_plan, every rule).
+  // -0 with non-negative operands, the same for both candidates; a plan
+  // that divides, maps -0 to code 0, has a negative operand or two operand
+  // tables would need those steps here: the portable plan runs it
+  // (nv_block_plan, every rule).
   if (pl.cand[0].divide || pl.cand[1].divide || pl.exact_neg_zero_to_pos ||
-      !t.ops_nonneg) {
+      !t.ops_nonneg || !t.cand_ops_equal) {
     for (size_t b = 0; b < nb; ++b)
       if (!nv_block_plan(t, x + b * 16, 1, 16, scales + b, codes + b * 16, 1))
         nv_block_ref(p, t.tv, x + b * 16, 1, scales + b, codes + b * 16, 1);
