@@ -11,7 +11,10 @@
 // target, and the portable path (Isa::kScalar).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <bit>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -19,7 +22,9 @@
 #include "byte_diff.h"
 #include "conformance/block_cases.h"
 #include "conformance/splitmix64.h"
+#include "emu/block/nvfp4_plan.h"
 #include "emu/block/quantize.h"
+#include "emu/convert.h"
 #include "emu/fast/nvfp4_fast.h"
 #include "emu/fast/quantize_fast.h"
 #include "test_isas.h"
@@ -295,5 +300,168 @@ TEST_CASE("fast NVFP4 quantization: matrices rowwise, columnwise, 2D",
     }
   }
   std::printf("%s: %s checked\n", "fast NVFP4 quantization matrices",
+              sw.label.c_str());
+}
+
+namespace {
+
+// The 4over6 error sums of a finite block of 16, for choosing test blocks
+// only (the checks compare with the reference): per candidate of the plan
+// (emu/block/nvfp4_plan.h) the scale code, each element's E2M1 code by the
+// rounding core, the dequantized value fl(fl(fl(q * s) * A) / D), and the
+// sum of |d| or d^2 in element order in binary32 (S) and in double (s,
+// exact for 16 binary32 terms below 2^100 apart from rounding the 16th).
+struct Sums4over6 {
+  uint8_t code[2];
+  float S[2];
+  double s[2];
+};
+Sums4over6 sums_4over6(const Nvfp4Plan& pl, const uint32_t* x) {
+  RoundSpec sat;
+  sat.overflow = Overflow::kSatFinite;
+  uint32_t amax = 0;
+  for (int i = 0; i < 16; ++i) amax = std::max(amax, x[i] & 0x7FFFFFFFu);
+  Sums4over6 r{};
+  for (int k = 0; k < 2; ++k) {
+    const Nvfp4Candidate& c = pl.cand[static_cast<size_t>(k)];
+    float v = std::bit_cast<float>(amax);
+    for (int i = 0; i < c.n_steps; ++i) {
+      const Nvfp4ScaleStep& st = c.steps[static_cast<size_t>(i)];
+      const float kf = std::bit_cast<float>(st.k);
+      if (st.op == Nvfp4ScaleOp::kMul) v = v * kf;
+      if (st.op == Nvfp4ScaleOp::kDiv) v = v / kf;
+      if (st.op == Nvfp4ScaleOp::kMin) v = std::min(v, kf);
+    }
+    const auto code = static_cast<uint8_t>(
+        convert(Fmt::kF32, Fmt::kUE4M3, std::bit_cast<uint32_t>(v), sat));
+    const float sv = std::bit_cast<float>(
+        static_cast<uint32_t>(convert(Fmt::kUE4M3, Fmt::kF32, uint64_t{code})));
+    const float op = std::bit_cast<float>(c.operand[code]);
+    float S = 0;
+    double s = 0;
+    for (int i = 0; i < 16; ++i) {
+      const float xi = std::bit_cast<float>(x[i]);
+      const uint64_t q =
+          convert(Fmt::kF32, Fmt::kE2M1, std::bit_cast<uint32_t>(xi * op), sat);
+      const float qv = std::bit_cast<float>(
+          static_cast<uint32_t>(convert(Fmt::kE2M1, Fmt::kF32, q)));
+      const float val = qv * sv * std::bit_cast<float>(pl.err_a) /
+                        std::bit_cast<float>(pl.err_d);
+      const float d = val - xi;
+      const float term = pl.err_mse ? d * d : std::fabs(d);
+      S += term;
+      s += double(term);
+    }
+    r.code[k] = code;
+    r.S[k] = S;
+    r.s[k] = s;
+  }
+  return r;
+}
+
+}  // namespace
+
+// The rowwise 4over6 kernel decides from error sums added in its own order
+// and, where the two sums are too close for that order to tell
+// (nvfp4_hwy.cpp Decide), from the sums in the reference's order. Blocks
+// made to sit on that edge: a fixed amax, random elements, and one element
+// moved to where the two candidates' sums cross, then 8 floats either side
+// of it (the two sums equal, or 1, 2, ... ulps apart). Checked against the
+// reference on every ISA; on the SIMD ones the close-call path must have
+// run, and among the blocks some must have their in-order decision differ
+// from the exact one (where a sum in another order could decide wrong).
+TEST_CASE("fast NVFP4 4over6: close calls decided as the reference",
+          "[fast][block]") {
+  const Switches sw(GENERATE(from_range(test::isas())));
+  INFO(sw.label);
+  for (const Nvfp4Profile& p : nvfp4_profiles()) {
+    if (p.rule != Nvfp4Rule::kTe4over6) continue;
+    SplitMix64 g(0x4F36);
+    const uint32_t tv = nvfp4_tensor_scale(p, 0x40400000u);  // amax_t 3
+    const Nvfp4Plan pl = nvfp4_plan(p, tv);
+    REQUIRE(pl.n_cand == 2);
+    std::vector<uint32_t> blocks;
+    int ties = 0, one_ulp = 0, order_flips = 0;
+    auto keep = [&](const std::vector<uint32_t>& x) {
+      const Sums4over6 r = sums_4over6(pl, x.data());
+      if (r.code[0] == r.code[1]) return;
+      const auto b0 = std::bit_cast<int32_t>(r.S[0]),
+                 b1 = std::bit_cast<int32_t>(r.S[1]);
+      if (std::abs(b0 - b1) > 8) return;
+      ties += b0 == b1;
+      one_ulp += std::abs(b0 - b1) == 1;
+      order_flips += (r.S[1] < r.S[0]) != (r.s[1] < r.s[0]);
+      blocks.insert(blocks.end(), x.begin(), x.end());
+    };
+    for (int rep = 0; rep < 300 && blocks.size() < 16 * 4000; ++rep) {
+      // The amax (element 0) in [2, 3), the rest below it.
+      std::vector<uint32_t> x(16);
+      x[0] = 0x40000000u | (static_cast<uint32_t>(g.next()) & 0x7FFFFFu);
+      const float amax = std::bit_cast<float>(x[0]);
+      for (size_t i = 1; i < 16; ++i) {
+        const double u = double(g.next() >> 11) * 0x1p-53;
+        x[i] = std::bit_cast<uint32_t>(float(amax * (2 * u - 1)));
+      }
+      // Element k through [0, amax): where S1 - S0 changes sign between
+      // two neighbours, bisect on the bit pattern to the crossing.
+      const size_t k = 1 + g.next() % 15;
+      auto diff_at = [&](uint32_t v) {
+        x[k] = v;
+        const Sums4over6 r = sums_4over6(pl, x.data());
+        return double(r.S[1]) - double(r.S[0]);
+      };
+      const uint32_t hi = x[0];
+      uint32_t prev = 0;
+      double dprev = diff_at(prev);
+      for (int step = 1; step <= 256; ++step) {
+        const uint32_t cur =
+            std::bit_cast<uint32_t>(amax * static_cast<float>(step) / 256);
+        const double dcur = diff_at(std::min(cur, hi));
+        if ((dprev < 0) != (dcur < 0)) {
+          uint32_t lo = prev, up = std::min(cur, hi);
+          while (up - lo > 1) {
+            const uint32_t mid = lo + (up - lo) / 2;
+            if ((diff_at(mid) < 0) == (dprev < 0)) {
+              lo = mid;
+            } else {
+              up = mid;
+            }
+          }
+          for (uint32_t v = lo - std::min(lo, 8u); v <= up + 8; ++v) {
+            x[k] = v;
+            keep(x);
+          }
+        }
+        prev = std::min(cur, hi);
+        dprev = dcur;
+      }
+    }
+    const size_t nb = blocks.size() / 16;
+    INFO(
+        fmt::format("{}: {} blocks, {} ties, {} 1 ulp apart, {} whose "
+                    "in-order decision differs from the exact one",
+                    p.name, nb, ties, one_ulp, order_flips));
+    REQUIRE(nb >= 100);
+    CHECK(ties > 0);
+    CHECK(one_ulp > 0);
+    CHECK(order_flips > 0);
+    std::vector<uint8_t> fs(nb), fc(16 * nb), rs(nb), rc(16 * nb);
+    for (size_t b = 0; b < nb; ++b) {
+      const Nvfp4Block r = ref_block(
+          p, tv, std::span<const uint32_t>(blocks).subspan(16 * b, 16));
+      rs[b] = r.scale;
+      std::copy(r.codes.begin(), r.codes.end(),
+                rc.begin() + static_cast<long>(16 * b));
+    }
+    const uint64_t before = fast::nvfp4_close_calls();
+    REQUIRE(fast::nvfp4_quantize_rowwise(p, tv, 1, static_cast<int>(16 * nb),
+                                         blocks.data(), fs.data(), fc.data()));
+    const uint64_t closes = fast::nvfp4_close_calls() - before;
+    INFO(fmt::format("close calls: {}", closes));
+    CHECK(diff(fs, rs) == "");
+    CHECK(diff(fc, rc) == "");
+    if (sw.label.find("portable") == std::string::npos) CHECK(closes > 0);
+  }
+  std::printf("%s: %s checked\n", "fast NVFP4 4over6 close calls",
               sw.label.c_str());
 }

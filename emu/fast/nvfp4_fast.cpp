@@ -188,6 +188,36 @@ void nv_init(NvTab& t, const Nvfp4Profile& p, uint32_t tv) {
   for (int k = 0; k < t.plan.n_cand; ++k)
     for (bool e : t.plan.cand[static_cast<size_t>(k)].exact)
       t.exact_all = t.exact_all && e;
+  t.steps_no_nan = true;
+  for (int k = 0; k < t.plan.n_cand; ++k) {
+    const Nvfp4Candidate& c = t.plan.cand[static_cast<size_t>(k)];
+    for (int i = 0; i < c.n_steps; ++i) {
+      const Nvfp4ScaleStep& st = c.steps[static_cast<size_t>(i)];
+      const uint32_t mag = st.k & 0x7FFFFFFFu;
+      const bool ok =
+          st.op == Nvfp4ScaleOp::kMul || st.op == Nvfp4ScaleOp::kDiv
+              ? mag != 0 && mag < 0x7F800000u
+              : st.op == Nvfp4ScaleOp::kRoundBf16 || mag <= 0x7F800000u;
+      t.steps_no_nan = t.steps_no_nan && ok;
+    }
+  }
+  t.shared_steps = 0;
+  if (t.plan.n_cand == 2) {
+    const Nvfp4Candidate &c0 = t.plan.cand[0], &c1 = t.plan.cand[1];
+    while (t.shared_steps < std::min(c0.n_steps, c1.n_steps) - 1) {
+      const Nvfp4ScaleStep& a = c0.steps[static_cast<size_t>(t.shared_steps)];
+      const Nvfp4ScaleStep& b = c1.steps[static_cast<size_t>(t.shared_steps)];
+      if (a.op != b.op || a.k != b.k) break;
+      ++t.shared_steps;
+    }
+  }
+  t.cand_ops_equal = t.plan.n_cand == 2 &&
+                     t.plan.cand[0].operand == t.plan.cand[1].operand &&
+                     t.plan.cand[0].divide == t.plan.cand[1].divide;
+  t.ops_nonneg = true;
+  for (int k = 0; k < t.plan.n_cand; ++k)
+    for (uint32_t op : t.plan.cand[static_cast<size_t>(k)].operand)
+      t.ops_nonneg = t.ops_nonneg && (op >> 31) == 0;
   std::fill(std::begin(t.errv), std::end(t.errv), 0u);
   if (t.plan.n_cand == 2) {
     for (int s = 0; s < 128; ++s)
@@ -265,6 +295,13 @@ const NvTab* nv_table(const Nvfp4Profile& p, uint32_t tv) {
 using detail::nv_table;
 
 void set_nvfp4_fast_enabled(bool on) { detail::enabled().store(on); }
+
+uint64_t& detail::nv_close_calls() {
+  thread_local uint64_t n = 0;
+  return n;
+}
+
+uint64_t nvfp4_close_calls() { return detail::nv_close_calls(); }
 
 bool nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
                           const uint32_t* x, size_t n, uint8_t& scale,

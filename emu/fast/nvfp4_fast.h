@@ -10,8 +10,11 @@
 //     code (128 values, made by the plan from the reference formulas), then
 //     the in-register E2M1 conversion (quantize_fused.h, or
 //     fast::run_plan_one on the portable path);
-//   - 4over6: both candidates and their error sums, the lanes of a vector
-//     being blocks so that each sum runs in the reference's order.
+//   - 4over6: both candidates and their error sums; rowwise the sums run in
+//     a tree order and decide where a proven bound says that order cannot
+//     differ from the reference's, the close calls (rare) in the
+//     reference's order (nvfp4_hwy.cpp Decide); columnwise each lane is a
+//     block, its sum in the reference's order.
 // Blocks with a NaN or Inf element (or a NaN from a scale step, or an
 // operand of 0 * Inf kind) and a negative tensor value go to the reference;
 // stochastic rounding runs the same plan in nvfp4_sr.h.
@@ -27,6 +30,11 @@ namespace mxc::fast {
 // Tests: false makes every function here return false, so that the public
 // nvfp4_quantize_block / _2d run their reference code; default true.
 void set_nvfp4_fast_enabled(bool on);
+
+// Tests: how many blocks the rowwise 4over6 kernel has decided by the error
+// sums in the reference's order because the sums in its own order were too
+// close to decide (its close calls, nvfp4_hwy.cpp Decide), on this thread.
+uint64_t nvfp4_close_calls();
 
 // One block of n elements (any n >= 1). False (nothing written) when not
 // covered, or when the block holds a NaN or Inf.

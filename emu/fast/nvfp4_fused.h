@@ -29,6 +29,19 @@ struct NvTab {
   // Every candidate's operand exact for every scale code (Nvfp4Candidate::
   // exact): the kernels need not look each block's codes up.
   bool exact_all;
+  // Every candidate's operand has its sign bit clear (the 4over6 kernel
+  // multiplies |x|).
+  bool ops_nonneg;
+  // Two candidates with the same operand table (so equal scale codes give
+  // equal terms and equal error sums: nvfp4_hwy.cpp Decide).
+  bool cand_ops_equal;
+  // No scale step can make a NaN of a finite amax: every kMul / kDiv
+  // constant is finite and not zero (so no 0 * Inf, Inf * 0, 0 / 0 or
+  // Inf / Inf), no other constant is NaN (bf16 rounding keeps Inf Inf).
+  bool steps_no_nan;
+  // How many leading scale steps the two candidates share (the same op and
+  // constant; fewer than either candidate's count); 0 with one candidate.
+  int shared_steps;
 };
 void nv_init(NvTab& t, const Nvfp4Profile& p, uint32_t tv);
 // The table for (p, tensor value), made once and cached per thread, or
@@ -42,6 +55,11 @@ const NvTab* nv_table(const Nvfp4Profile& p, uint32_t tv);
 uint8_t nv_scale_code(const Nvfp4Candidate& c, uint32_t amax);
 // A finite binary32 rounded to bfloat16 (RNE), as f32 bits.
 uint32_t bf16_rne(uint32_t v);
+
+// Blocks whose 4over6 decision the rowwise kernel took from the sums in
+// the reference's order (its close calls), this thread
+// (fast::nvfp4_close_calls).
+uint64_t& nv_close_calls();
 
 // One block with a NaN or Inf (or a scale code whose operand the plan does
 // not model exactly): the reference on the gathered elements.

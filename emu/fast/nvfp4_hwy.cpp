@@ -6,8 +6,9 @@
 // conversion (quantize_simd-inl.h). Columnwise: up to 256 columns per pass,
 // the amax down sixteen rows, the multipliers looked up per column.
 // 4over6 rowwise: per block and candidate the codes and error terms along
-// the block, then the terms of N blocks transposed so that each block's
-// error sum is one lane, added in element order (the reference's).
+// the block, each block's error sum in a tree order, and the reference's
+// element order only for the rare blocks whose two sums are too close for
+// that order to decide (Decide: a proven bound).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "emu/fast/nvfp4_hwy.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -30,46 +31,59 @@ namespace {
 // reference's f32_mul / f32_div: Highway's Div is the exact IEEE division
 // on x86 and AArch64, the targets built here), then UE4M3; 0x80 in a lane
 // whose value became NaN at some step (the block takes the reference).
-HWY_INLINE V16 ScaleCodes(const NvTab& t, const Nvfp4Candidate& c, V16 amax) {
+// kNanCheck false (NvTab::steps_no_nan: no step can make a NaN of a
+// finite amax): the caller has set aside the lanes whose amax is NaN or Inf
+// and reads nothing else of them.
+// One scale step (emu/block/nvfp4_plan.h) on every lane.
+HWY_INLINE hn::Vec<hn::RebindToFloat<D16>> ScaleStep(
+    const Nvfp4ScaleStep& st, hn::Vec<hn::RebindToFloat<D16>> v) {
+  const D16 d;
+  const hn::RebindToFloat<D16> df;
+  const auto k = hn::BitCast(df, hn::Set(d, st.k));
+  switch (st.op) {
+    case Nvfp4ScaleOp::kMul:
+      return hn::Mul(v, k);
+    case Nvfp4ScaleOp::kDiv:
+      return hn::Div(v, k);
+    case Nvfp4ScaleOp::kRoundBf16: {
+      // Round to nearest even at bit 16 (bf16_rne), finite v >= 0.
+      const V16 u = hn::BitCast(d, v);
+      const V16 r = hn::Add(hn::Add(u, hn::Set(d, 0x7FFFu)),
+                            hn::And(hn::ShiftRight<16>(u), hn::Set(d, 1u)));
+      return hn::BitCast(df, hn::And(r, hn::Set(d, 0xFFFF0000u)));
+    }
+    case Nvfp4ScaleOp::kZeroTo:
+      return hn::IfThenElse(hn::Eq(v, hn::Zero(df)), k, v);
+    case Nvfp4ScaleOp::kMax:
+      return hn::Max(v, k);
+    case Nvfp4ScaleOp::kMin:
+      return hn::Min(v, k);
+  }
+  return v;
+}
+
+// The scale codes from steps `from` on, `amax` being the value (bits) the
+// steps before it made (from = 0: the amax). kNanCheck false
+// (NvTab::steps_no_nan: no step can make a NaN of a finite amax): the
+// caller has set aside the lanes whose amax is NaN or Inf and reads
+// nothing else of them.
+template <bool kNanCheck = true>
+HWY_INLINE V16 ScaleCodes(const NvTab& t, const Nvfp4Candidate& c, V16 amax,
+                          int from = 0) {
   const D16 d;
   const hn::RebindToFloat<D16> df;
   auto v = hn::BitCast(df, amax);
   auto nan = hn::IsNaN(v);  // at any step (Max / Min would hide it)
-  for (int i = 0; i < c.n_steps; ++i) {
-    const Nvfp4ScaleStep& st = c.steps[static_cast<size_t>(i)];
-    const auto k = hn::BitCast(df, hn::Set(d, st.k));
-    switch (st.op) {
-      case Nvfp4ScaleOp::kMul:
-        v = hn::Mul(v, k);
-        break;
-      case Nvfp4ScaleOp::kDiv:
-        v = hn::Div(v, k);
-        break;
-      case Nvfp4ScaleOp::kRoundBf16: {
-        // Round to nearest even at bit 16 (bf16_rne), finite v >= 0.
-        const V16 u = hn::BitCast(d, v);
-        const V16 r = hn::Add(hn::Add(u, hn::Set(d, 0x7FFFu)),
-                              hn::And(hn::ShiftRight<16>(u), hn::Set(d, 1u)));
-        v = hn::BitCast(df, hn::And(r, hn::Set(d, 0xFFFF0000u)));
-        break;
-      }
-      case Nvfp4ScaleOp::kZeroTo:
-        v = hn::IfThenElse(hn::Eq(v, hn::Zero(df)), k, v);
-        break;
-      case Nvfp4ScaleOp::kMax:
-        v = hn::Max(v, k);
-        break;
-      case Nvfp4ScaleOp::kMin:
-        v = hn::Min(v, k);
-        break;
-    }
-    nan = hn::Or(nan, hn::IsNaN(v));
+  for (int i = from; i < c.n_steps; ++i) {
+    v = ScaleStep(c.steps[static_cast<size_t>(i)], v);
+    if (kNanCheck) nan = hn::Or(nan, hn::IsNaN(v));
   }
   V16 code = Cvt<3>(hn::BitCast(d, v), hn::Set(d, t.cs.t), hn::Set(d, t.cs.c0),
                     hn::Set(d, t.cs.max), hn::Set(d, t.ks.sign_bit));
   if (c.zero_code_to != 0)
     code = hn::IfThenElse(hn::Eq(code, hn::Zero(d)),
                           hn::Set(d, uint32_t{c.zero_code_to}), code);
+  if (!kNanCheck) return code;
   return hn::IfThenElse(hn::RebindMask(d, nan), hn::Set(d, 0x80u), code);
 }
 
@@ -102,57 +116,6 @@ HWY_INLINE void Block16(const NvTab& t, const Nvfp4Candidate& c, uint32_t s,
 }
 
 #if HWY_TARGET != HWY_SCALAR
-// One "unzip" pass over the 16 N values that v0..v15 hold in order (flat
-// index f, vector f / N, lane f % N): the even-indexed values, then the
-// odd-indexed ones (ConcatEven / ConcatOdd of neighbouring vectors). It
-// rotates the bits of f right by one; four passes take f = 16 j + i (block
-// j's value i, N blocks in a row) to i * N + j: vector i holds value i of
-// every block, block j in lane j. Exact (moves only).
-template <class D, class V = hn::Vec<D>>
-HWY_INLINE void Unzip16(D d, V& v0, V& v1, V& v2, V& v3, V& v4, V& v5, V& v6,
-                        V& v7, V& v8, V& v9, V& v10, V& v11, V& v12, V& v13,
-                        V& v14, V& v15) {
-  const V e0 = hn::ConcatEven(d, v1, v0), o0 = hn::ConcatOdd(d, v1, v0);
-  const V e1 = hn::ConcatEven(d, v3, v2), o1 = hn::ConcatOdd(d, v3, v2);
-  const V e2 = hn::ConcatEven(d, v5, v4), o2 = hn::ConcatOdd(d, v5, v4);
-  const V e3 = hn::ConcatEven(d, v7, v6), o3 = hn::ConcatOdd(d, v7, v6);
-  const V e4 = hn::ConcatEven(d, v9, v8), o4 = hn::ConcatOdd(d, v9, v8);
-  const V e5 = hn::ConcatEven(d, v11, v10), o5 = hn::ConcatOdd(d, v11, v10);
-  const V e6 = hn::ConcatEven(d, v13, v12), o6 = hn::ConcatOdd(d, v13, v12);
-  const V e7 = hn::ConcatEven(d, v15, v14), o7 = hn::ConcatOdd(d, v15, v14);
-  v0 = e0, v1 = e1, v2 = e2, v3 = e3, v4 = e4, v5 = e5, v6 = e6, v7 = e7;
-  v8 = o0, v9 = o1, v10 = o2, v11 = o3, v12 = o4, v13 = o5, v14 = o6;
-  v15 = o7;
-}
-
-// The error sums of N blocks (terms: block j's 16 terms at 16 j, in
-// element order), block j in lane j: the 16 x N terms transposed
-// (Unzip16), then one vector add per element, from +0 in element order,
-// so that every lane adds its block's terms in the reference's order
-// (nv_block_plan; a sum within a vector would reassociate them).
-HWY_INLINE hn::Vec<hn::RebindToFloat<D16>> ErrorSums(const float* terms) {
-  const hn::RebindToFloat<D16> df;
-  const size_t N = hn::Lanes(df);
-  auto t0 = hn::Load(df, terms), t1 = hn::Load(df, terms + N),
-       t2 = hn::Load(df, terms + 2 * N), t3 = hn::Load(df, terms + 3 * N),
-       t4 = hn::Load(df, terms + 4 * N), t5 = hn::Load(df, terms + 5 * N),
-       t6 = hn::Load(df, terms + 6 * N), t7 = hn::Load(df, terms + 7 * N),
-       t8 = hn::Load(df, terms + 8 * N), t9 = hn::Load(df, terms + 9 * N),
-       t10 = hn::Load(df, terms + 10 * N), t11 = hn::Load(df, terms + 11 * N),
-       t12 = hn::Load(df, terms + 12 * N), t13 = hn::Load(df, terms + 13 * N),
-       t14 = hn::Load(df, terms + 14 * N), t15 = hn::Load(df, terms + 15 * N);
-  for (int pass = 0; pass < 4; ++pass)
-    Unzip16(df, t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14,
-            t15);
-  auto e = hn::Add(hn::Zero(df), t0);
-  e = hn::Add(e, t1), e = hn::Add(e, t2), e = hn::Add(e, t3);
-  e = hn::Add(e, t4), e = hn::Add(e, t5), e = hn::Add(e, t6);
-  e = hn::Add(e, t7), e = hn::Add(e, t8), e = hn::Add(e, t9);
-  e = hn::Add(e, t10), e = hn::Add(e, t11), e = hn::Add(e, t12);
-  e = hn::Add(e, t13), e = hn::Add(e, t14), e = hn::Add(e, t15);
-  return e;
-}
-
 // The amaxes (magnitude bits) of N blocks of 16 at x, block j in lane j:
 // per block the lane-wise max of its 16 / N vectors, then log2(N) halvings
 // (the max of the even and the odd lanes of two neighbours; after them
@@ -178,111 +141,250 @@ HWY_INLINE V16 GroupAbsMax(const uint32_t* x, uint32_t* m) {
   return hn::Load(d, m);
 }
 
-// One candidate of 4over6 on N blocks of 16 at xg (scale codes sc, < 0x80
-// or not taken), block j's values at 16 j, elements fl(x * operand): the
-// E2M1 magnitude codes as 32-bit lanes in q (the sign, sign(x) xor
-// sign(operand), is added to the kept candidate's only) and the error terms
-// (in terms). kMse is the plan's err_mse (this loop is the kernel's main
-// cost: no branch in it).
+// The E2M1 magnitude code of y >= 0 (not NaN): Cvt<1> less its |y| (the
+// 4over6 kernel multiplies |x| by a non-negative operand).
+HWY_INLINE V16 MagE2M1(V16 y, V16 t, V16 c0, V16 mx) {
+  const D16 d;
+  const hn::RebindToFloat<D16> df;
+  const V16 a = hn::Min(y, mx);
+  const V16 eb = hn::Sub(hn::Max(hn::And(a, hn::Set(d, 0x7F800000u)), t), t);
+  const V16 c = hn::Add(eb, c0);
+  const V16 sum =
+      hn::BitCast(d, hn::Add(hn::BitCast(df, a), hn::BitCast(df, c)));
+  return hn::Add(hn::Sub(sum, c), hn::ShiftRight<22>(eb));
+}
+
+// The sums of N blocks' partial sums (block j's N lanes at m + j N), block
+// j in lane j: log2(N) halvings (the sum of the even and the odd lanes of
+// two neighbours), as GroupAbsMax. The order of the additions is not the
+// reference's: see Decide.
+HWY_INLINE hn::Vec<hn::RebindToFloat<D16>> GroupSum(float* m) {
+  const hn::RebindToFloat<D16> df;
+  const size_t N = hn::Lanes(df);
+  for (size_t n = N; n > 1; n /= 2) {
+    for (size_t q = 0; q < n / 2; ++q) {
+      const auto a = hn::Load(df, m + 2 * q * N),
+                 b = hn::Load(df, m + (2 * q + 1) * N);
+      hn::Store(hn::Add(hn::ConcatEven(df, b, a), hn::ConcatOdd(df, b, a)), df,
+                m + q * N);
+    }
+  }
+  return hn::Load(df, m);
+}
+
+// Both candidates of 4over6 on N blocks of 16 at xg (scale codes sc[k],
+// < 0x80 or not taken), block j's values at 16 j, elements fl(|x| *
+// operand) (the operands are non-negative, so y = fl(x * operand) is the
+// same value with x's sign): the E2M1 magnitude codes as 32-bit lanes in
+// q[k] (the sign, x's, is added to the kept candidate's only) and each
+// block's error terms, |d| or fl(d * d) with d = fl(v - |x|) (v the
+// dequantized magnitude, from t.errv; the reference's d = fl(+-v - x) is
+// this d or its negation, RNE being symmetric), summed along the block
+// into N lanes at part[k] + j N (an order the reference does not use: see
+// Decide). kMse is the plan's err_mse (this loop is the kernel's main
+// cost: no branch in it; the two candidates interleaved share x).
 template <bool kMse>
-HWY_INLINE void CandidateTerms(const NvTab& t, const Nvfp4Candidate& c,
-                               const uint32_t* sc, const uint32_t* xg,
-                               uint32_t* q, float* terms) {
+HWY_INLINE void CandidateTerms(const NvTab& t, const uint32_t* sc0,
+                               const uint32_t* sc1, const uint32_t* xg,
+                               uint32_t* q0, uint32_t* q1, float* part0,
+                               float* part1) {
   const D16 d;
   const hn::RebindToFloat<D16> df;
   const hn::RebindToSigned<D16> di;
   const size_t N = hn::Lanes(d);
-  const V16 sign = hn::Set(d, 0x80000000u), zero = hn::Zero(d);
+  const V16 abs = hn::Set(d, 0x7FFFFFFFu);
   const V16 ct = hn::Set(d, t.ce.t), cc0 = hn::Set(d, t.ce.c0),
             cmx = hn::Set(d, t.ce.max);
+  const uint32_t* op0 = t.plan.cand[0].operand.data();
+  const uint32_t* op1 = t.plan.cand[1].operand.data();
   // The 8 values of a scale code fit one vector from 8 lanes up (a lane
   // permute); narrower vectors gather them.
   const bool permute = N >= 8;
   for (size_t j = 0; j < N; ++j) {
-    const uint32_t sj = sc[j] & 0x7F;
-    const auto op = hn::BitCast(df, hn::Set(d, c.operand[sj]));
-    const uint32_t* vt = t.errv + 8 * sj;
-    const V16 vtab = hn::LoadU(d, vt);
+    const uint32_t s0 = sc0[j] & 0x7F, s1 = sc1[j] & 0x7F;
+    const auto o0 = hn::BitCast(df, hn::Set(d, op0[s0]));
+    const auto o1 = hn::BitCast(df, hn::Set(d, op1[s1]));
+    const uint32_t *vt0 = t.errv + 8 * s0, *vt1 = t.errv + 8 * s1;
+    const V16 tab0 = hn::LoadU(d, vt0), tab1 = hn::LoadU(d, vt1);
+    auto acc0 = hn::Zero(df), acc1 = hn::Zero(df);
     for (size_t i = 0; i < 16; i += N) {
-      const auto xf = hn::BitCast(df, hn::LoadU(d, xg + 16 * j + i));
-      const V16 y = hn::BitCast(d, hn::Mul(xf, op));
-      // The E2M1 magnitude (Cvt<1> with no sign bit).
-      const V16 mag = Cvt<1>(y, ct, cc0, cmx, zero);
-      const V16 ys = hn::And(y, sign);
-      hn::Store(mag, d, q + 16 * j + i);
-      // fl(fl(fl(q * s) * A) / D) from the table (t.errv), the sign of y
-      // (the code's) or-ed in (RNE is symmetric).
-      V16 val = permute ? hn::TableLookupLanes(vtab, hn::IndicesFromVec(d, mag))
-                        : hn::GatherIndex(d, vt, hn::BitCast(di, mag));
-      val = hn::Or(val, ys);
-      const auto diff = hn::Sub(hn::BitCast(df, val), xf);
-      hn::Store(kMse ? hn::Mul(diff, diff) : hn::Abs(diff), df,
-                terms + 16 * j + i);
+      const auto ax =
+          hn::BitCast(df, hn::And(hn::LoadU(d, xg + 16 * j + i), abs));
+      const V16 m0 = MagE2M1(hn::BitCast(d, hn::Mul(ax, o0)), ct, cc0, cmx);
+      const V16 m1 = MagE2M1(hn::BitCast(d, hn::Mul(ax, o1)), ct, cc0, cmx);
+      hn::Store(m0, d, q0 + 16 * j + i);
+      hn::Store(m1, d, q1 + 16 * j + i);
+      // fl(fl(fl(q * s) * A) / D) from the table (t.errv).
+      const V16 v0 = permute
+                         ? hn::TableLookupLanes(tab0, hn::IndicesFromVec(d, m0))
+                         : hn::GatherIndex(d, vt0, hn::BitCast(di, m0));
+      const V16 v1 = permute
+                         ? hn::TableLookupLanes(tab1, hn::IndicesFromVec(d, m1))
+                         : hn::GatherIndex(d, vt1, hn::BitCast(di, m1));
+      const auto d0 = hn::Sub(hn::BitCast(df, v0), ax);
+      const auto d1 = hn::Sub(hn::BitCast(df, v1), ax);
+      const auto e0 = kMse ? hn::Mul(d0, d0) : hn::Abs(d0);
+      const auto e1 = kMse ? hn::Mul(d1, d1) : hn::Abs(d1);
+      acc0 = i == 0 ? e0 : hn::Add(acc0, e0);
+      acc1 = i == 0 ? e1 : hn::Add(acc1, e1);
     }
+    hn::Store(acc0, df, part0 + j * N);
+    hn::Store(acc1, df, part1 + j * N);
   }
 }
 
-// 4over6, rowwise, N blocks at once: the amaxes and both candidates' scale
-// codes in one vector each; per block and candidate the codes and the error
-// terms, in vectors along the block (CandidateTerms); then the error sums
-// (ErrorSums: per lane, in element order, as the reference) and each
-// block's choice.
-template <bool kMse>
+// Which candidate each of N blocks keeps, from sums made in another order
+// than the reference's (A0, A1; block j in lane j): 1 where candidate 1
+// surely wins, 0 where candidate 0 surely stays, and `close` where only
+// the reference's order can tell (the caller then runs the block in that
+// order, nv_block_plan).
+//
+// Why this is exact. Every block's 16 terms t_i are the same non-negative
+// binary32 values in both orders (CandidateTerms makes each as the
+// reference does); only the order of the 15 additions differs. Let s be
+// the exact sum, S the reference's sum (from +0, in element order), A
+// ours (any binary tree). With no overflow, each rounded addition is
+// (a + b)(1 + e), |e| <= u = 2^-24 (a subnormal result is exact), and each
+// t_i takes part in at most 15 of them, so both S and A equal
+// sum t_i (1 + th_i), |th_i| <= g = 15u / (1 - 15u) (Higham, Accuracy and
+// Stability of Numerical Algorithms, 2nd ed., Lemma 3.1 and section 4.2),
+// hence |S - s| <= g s and |A - s| <= g s (the t_i >= 0). So s <= A /
+// (1 - g) and |S - A| <= 2 g s <= b A, b = 2g / (1 - g). If A0 >= A1 (1 +
+// K 2^-24) with 1 + K 2^-24 > (1 + b) / (1 - b), then S1 <= A1 (1 + b) <
+// A0 (1 - b) <= S0: candidate 1 wins; symmetrically A1 >= A0 (1 + K 2^-24)
+// gives S1 > S0: candidate 0 stays. In bits: for binary32 x >= 0 (normal
+// or subnormal) ulp(x) > x 2^-24 and ulps do not shrink upwards, so
+// bits(A0) - bits(A1) >= K gives A0 - A1 >= K ulp(A1) >= A1 K 2^-24 (and
+// A0 > 0 = S1 when A1 = 0). K = 64 > 60.0001 (b ~ 30u; static_assert).
+// Overflow: with both A < 2^126 (bits < 0x7E800000) every partial sum of
+// A is below 2^126 (adding non-negative terms is monotone), s < 2^126 /
+// (1 - g), and every partial sum of S is at most s (1 + g) < 2^127: no
+// addition overflows. Larger sums, and sums fewer than K bits apart, are
+// close. Two exact cases are not: both sums 0 (every term is +0, so S0 =
+// S1 = +0) and equal scale codes (with NvTab::cand_ops_equal, which
+// Rows4over6 requires: the same operand and table, the same terms: S0 =
+// S1); both keep candidate 0 (not strictly smaller).
+constexpr int32_t kCloseBits = 64;
+static_assert([] {
+  const double u = 0x1p-24, g = 15 * u / (1 - 15 * u), b = 2 * g / (1 - g);
+  return 1 + kCloseBits * u > (1 + b) / (1 - b) + 1e-12;
+}());
+
+// The close lanes are stored as 1 (else 0) at redo (no mask out-parameter:
+// SVE masks are sizeless).
+HWY_INLINE hn::Mask<D16> Decide(hn::Vec<hn::RebindToFloat<D16>> A0,
+                                hn::Vec<hn::RebindToFloat<D16>> A1, V16 sc0,
+                                V16 sc1, uint32_t* redo) {
+  const D16 d;
+  const hn::RebindToSigned<D16> di;
+  const auto a0 = hn::BitCast(di, A0), a1 = hn::BitCast(di, A1);
+  // Signed (Highway 1.0 has no integer Ge): both in [0, 0x7F800000], no
+  // overflow; a difference of at least K, a sum of at least 2^126.
+  const auto k = hn::Set(di, kCloseBits - 1);
+  const auto one = hn::Gt(hn::Sub(a0, a1), k);
+  const auto zero = hn::Gt(hn::Sub(a1, a0), k);
+  const auto big = hn::Gt(hn::Max(a0, a1), hn::Set(di, 0x7E7FFFFF));
+  const auto exact = hn::Or(hn::RebindMask(di, hn::Eq(sc0, sc1)),
+                            hn::Eq(hn::Or(a0, a1), hn::Zero(di)));
+  const auto sure = hn::Or(exact, hn::AndNot(big, hn::Or(one, zero)));
+  hn::Store(hn::IfThenZeroElse(hn::RebindMask(d, sure), hn::Set(d, 1u)), d,
+            redo);
+  return hn::RebindMask(d, hn::AndNot(exact, one));
+}
+
+// 4over6, rowwise, in chunks of up to kChunk blocks, N at once, in three
+// passes (each group's work depends on the one before it; passes let the
+// groups of a chunk overlap): (1) the amaxes and both candidates' scale
+// codes, one vector each; (2) per block and candidate the codes and the
+// error terms summed along the block (CandidateTerms), then across
+// (GroupSum), and each block's choice from those sums where it is sure
+// (Decide); (3) the kept codes with x's sign. Then the blocks the plan
+// does not take (the reference) and the close calls (the reference's
+// order: nv_block_plan on that block).
+constexpr size_t kChunk = 64;
+
+template <bool kMse, bool kNanCheck>
 void Rows4over6T(const Nvfp4Profile& p, const NvTab& t, size_t nb,
                  const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   const D16 d;
   const hn::RebindToSigned<D16> di;
   const size_t N = hn::Lanes(d);
   const Nvfp4Plan& pl = t.plan;
-  HWY_ALIGN uint32_t am[16], sc[2][16], take[16], buf[16 * 16];
-  HWY_ALIGN uint32_t qs[2][16 * 16];
-  HWY_ALIGN float terms[16 * 16];
+  HWY_ALIGN uint32_t am[kChunk], sc[2][kChunk], take[kChunk], redo[kChunk];
+  HWY_ALIGN uint32_t buf[16 * 16];
+  HWY_ALIGN uint32_t qs[2][kChunk * 16];
+  HWY_ALIGN float part[2][16 * 16];
   // Signed compares (both sides below 2^31).
   const auto code_max = hn::Set(di, 0x7F), flt_max = hn::Set(di, 0x7F7FFFFF);
+  const V16 eight = hn::Set(d, 8u), one_u = hn::Set(d, 1u);
+  uint64_t closes = 0;
   size_t b = 0;
-  for (; b + N <= nb; b += N) {
-    const uint32_t* xg = x + b * 16;
-    const V16 amax = GroupAbsMax(xg, buf);
+  for (; b + N <= nb; b += kChunk) {
+    const size_t w = std::min(kChunk, (nb - b) / N * N);  // blocks
+    const uint32_t* xc = x + b * 16;
     // Blocks the plan does not take (a NaN or Inf, a NaN scale, an operand
     // the plan does not model) run too (no traps; their results are
     // replaced by the reference below).
-    auto off = hn::Gt(hn::BitCast(di, amax), flt_max);  // NaN or Inf
-    for (size_t k = 0; k < 2; ++k) {
-      const V16 s = ScaleCodes(t, pl.cand[k], amax);
-      hn::Store(s, d, sc[k]);
-      off = hn::Or(off, hn::Gt(hn::BitCast(di, s), code_max));
+    auto off = hn::Gt(hn::Zero(di), hn::Zero(di));
+    for (size_t g = 0; g < w; g += N) {
+      const V16 amax = GroupAbsMax(xc + g * 16, buf);
+      // The steps both candidates begin with, once (without NaN checks
+      // only: a NaN check of the shared steps would be one more mask).
+      V16 shared = amax;
+      int from = 0;
+      if (!kNanCheck) {
+        auto v = hn::BitCast(hn::RebindToFloat<D16>(), amax);
+        for (; from < t.shared_steps; ++from)
+          v = ScaleStep(pl.cand[0].steps[static_cast<size_t>(from)], v);
+        shared = hn::BitCast(d, v);
+      }
+      const V16 s0 = ScaleCodes<kNanCheck>(t, pl.cand[0], shared, from),
+                s1 = ScaleCodes<kNanCheck>(t, pl.cand[1], shared, from);
+      hn::Store(amax, d, am + g);
+      hn::Store(s0, d, sc[0] + g);
+      hn::Store(s1, d, sc[1] + g);
+      off = hn::Or(off, hn::Gt(hn::BitCast(di, amax), flt_max));  // NaN, Inf
+      off = hn::Or(off, hn::Gt(hn::BitCast(di, hn::Or(s0, s1)), code_max));
     }
-    CandidateTerms<kMse>(t, pl.cand[0], sc[0], xg, qs[0], terms);
-    const auto e0 = ErrorSums(terms);
-    CandidateTerms<kMse>(t, pl.cand[1], sc[1], xg, qs[1], terms);
-    const auto e1 = ErrorSums(terms);
-    // Candidate 1 only when strictly smaller (false with a NaN).
-    const auto one = hn::RebindMask(d, hn::Lt(e1, e0));
-    hn::Store(hn::IfThenElseZero(one, hn::Set(d, 1u)), d, take);
-    StoreBytes(hn::IfThenElse(one, hn::Load(d, sc[1]), hn::Load(d, sc[0])),
-               scales + b);
-    for (size_t j = 0; j < N; ++j) {
-      const uint32_t k = take[j];
-      const uint32_t* qj = qs[k] + 16 * j;
-      // The code's sign, that of y = fl(x * op): sign(x) xor sign(op).
-      const V16 os =
-          hn::Set(d, pl.cand[k].operand[sc[k][j] & 0x7F] & 0x80000000u);
+    // 1 in a lane: some block there is off or a close call.
+    V16 any_close = hn::IfThenElseZero(hn::RebindMask(d, off), one_u);
+    for (size_t g = 0; g < w; g += N) {
+      CandidateTerms<kMse>(t, sc[0] + g, sc[1] + g, xc + g * 16, qs[0] + g * 16,
+                           qs[1] + g * 16, part[0], part[1]);
+      const auto A0 = GroupSum(part[0]);
+      const auto A1 = GroupSum(part[1]);
+      const V16 s0 = hn::Load(d, sc[0] + g), s1 = hn::Load(d, sc[1] + g);
+      const auto one = Decide(A0, A1, s0, s1, redo + g);
+      hn::Store(hn::IfThenElseZero(one, one_u), d, take + g);
+      any_close = hn::Or(any_close, hn::Load(d, redo + g));
+      StoreBytes(hn::IfThenElse(one, s1, s0), scales + b + g);
+    }
+    for (size_t j = 0; j < w; ++j) {
+      const uint32_t* qj = qs[take[j]] + 16 * j;
       for (size_t i = 0; i < 16; i += N) {
-        const V16 xs = hn::And(hn::Xor(hn::LoadU(d, xg + 16 * j + i), os),
-                               hn::Set(d, 0x80000000u));
-        StoreBytes(hn::Or(hn::Load(d, qj + i), hn::ShiftRight<28>(xs)),
-                   codes + (b + j) * 16 + i);
+        // The code's sign, x's (the operands are non-negative).
+        const V16 xs =
+            hn::And(hn::ShiftRight<28>(hn::LoadU(d, xc + 16 * j + i)), eight);
+        StoreBytes(hn::Or(hn::Load(d, qj + i), xs), codes + (b + j) * 16 + i);
       }
     }
-    if (hn::AllFalse(di, off) && t.exact_all) continue;
-    hn::Store(amax, d, am);
-    for (size_t j = 0; j < N; ++j) {
+    if (t.exact_all && hn::AllTrue(d, hn::Eq(any_close, hn::Zero(d)))) continue;
+    for (size_t j = 0; j < w; ++j) {
+      const uint32_t* xb = xc + 16 * j;
+      uint8_t* cb = codes + (b + j) * 16;
       if (am[j] >= 0x7F800000u || !Exact(pl.cand[0], sc[0][j]) ||
-          !Exact(pl.cand[1], sc[1][j]))
-        nv_block_ref(p, t.tv, xg + 16 * j, 1, scales + b + j,
-                     codes + (b + j) * 16, 1);
+          !Exact(pl.cand[1], sc[1][j])) {
+        nv_block_ref(p, t.tv, xb, 1, scales + b + j, cb, 1);
+      } else if (redo[j] != 0) {
+        // A close call: the reference's order (nv_block_plan sums in it).
+        ++closes;
+        if (!nv_block_plan(t, xb, 1, 16, scales + b + j, cb, 1))
+          nv_block_ref(p, t.tv, xb, 1, scales + b + j, cb, 1);
+      }
     }
   }
+  if (closes != 0) nv_close_calls() += closes;
+  b = nb / N * N;
   for (; b < nb; ++b) {
     if (!nv_block_plan(t, x + b * 16, 1, 16, scales + b, codes + b * 16, 1))
       nv_block_ref(p, t.tv, x + b * 16, 1, scales + b, codes + b * 16, 1);
@@ -293,16 +395,25 @@ void Rows4over6(const Nvfp4Profile& p, const NvTab& t, size_t nb,
                 const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   const Nvfp4Plan& pl = t.plan;
   // The two-candidate plans nvfp4_plan makes (TE 4over6) multiply and keep
-  // -0; a plan that divides or maps -0 to code 0 would need those steps
-  // here: the portable plan runs it (nv_block_plan, every rule).
-  if (pl.cand[0].divide || pl.cand[1].divide || pl.exact_neg_zero_to_pos) {
+  // -0 with non-negative operands, the same for both candidates; a plan
+  // that divides, maps -0 to code 0, has a negative operand or two operand
+  // tables would need those steps here: the portable plan runs it
+  // (nv_block_plan, every rule).
+  if (pl.cand[0].divide || pl.cand[1].divide || pl.exact_neg_zero_to_pos ||
+      !t.ops_nonneg || !t.cand_ops_equal) {
     for (size_t b = 0; b < nb; ++b)
       if (!nv_block_plan(t, x + b * 16, 1, 16, scales + b, codes + b * 16, 1))
         nv_block_ref(p, t.tv, x + b * 16, 1, scales + b, codes + b * 16, 1);
     return;
   }
-  if (pl.err_mse) return Rows4over6T<true>(p, t, nb, x, scales, codes);
-  Rows4over6T<false>(p, t, nb, x, scales, codes);
+  // Off lanes (amax NaN or Inf) are set aside before the scale codes are
+  // read, so the NaN checks may go where no step can make one.
+  if (t.steps_no_nan) {
+    if (pl.err_mse) return Rows4over6T<true, false>(p, t, nb, x, scales, codes);
+    return Rows4over6T<false, false>(p, t, nb, x, scales, codes);
+  }
+  if (pl.err_mse) return Rows4over6T<true, true>(p, t, nb, x, scales, codes);
+  Rows4over6T<false, true>(p, t, nb, x, scales, codes);
 }
 #else
 // HWY_SCALAR (no ConcatEven / ConcatOdd; never dispatched, emu/fast/isa.h:
