@@ -319,6 +319,29 @@ HWY_INLINE V32 PackVec32(const detail::AccFormat& a, V32 S, V32 q) {
       b);
 }
 
+// The binary32 lanes f (integers in 0..2^31, f = 2^31 being the one out
+// of int32's range) truncated to int32: on x86 the bare conversion
+// instruction, which gives 0x80000000 for 2^31 (hn::ConvertTo adds four
+// operations per vector to saturate it to 2^31 - 1). Either result is not
+// above |S| < 2^31 and differs from it, so PackRz32 and PackRne16, which
+// test f = 2^31 apart, read both alike.
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSSE3
+HWY_INLINE __m128i CvttRaw(__m128 v) { return _mm_cvttps_epi32(v); }
+#if HWY_TARGET <= HWY_AVX2
+HWY_INLINE __m256i CvttRaw(__m256 v) { return _mm256_cvttps_epi32(v); }
+#endif
+#if HWY_TARGET <= HWY_AVX3
+HWY_INLINE __m512i CvttRaw(__m512 v) { return _mm512_cvttps_epi32(v); }
+#endif
+#endif
+HWY_INLINE V32 TruncToInt(hn::Vec<hn::Rebind<float, D32>> f) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSSE3
+  return V32{CvttRaw(f.raw)};
+#else
+  return hn::ConvertTo(D32(), f);
+#endif
+}
+
 // Whether PackRz32 rounds for this accumulator format: round toward zero
 // to P <= 23 fraction bits in binary32's layout (RZ-FP32, RZ-E8M13).
 constexpr bool rz_in_binary32(const detail::AccFormat& a) {
@@ -340,8 +363,8 @@ HWY_INLINE V32 PackRz32(const detail::AccFormat& a, V32 S, V32 q, M32 live) {
   const auto f = hn::ConvertTo(df, mag);
   const V32 fb = hn::BitCast(d, f);
   // Rounded up: above |S|, or 2^31 (0x4F000000), which the conversion
-  // back saturates.
-  const M32 up = hn::Or(hn::Gt(hn::ConvertTo(d, f), mag),
+  // back (TruncToInt) does not represent.
+  const M32 up = hn::Or(hn::Gt(TruncToInt(f), mag),
                         hn::Eq(fb, hn::Set(d, 0x4F000000)));
   const V32 rz = hn::Add(fb, hn::VecFromMask(d, up));  // up: minus one
   // The result's exponent field, normal in 1..254.
@@ -371,7 +394,7 @@ HWY_INLINE V32 PackRne16(const detail::AccFormat& a, V32 S, V32 q, M32 live) {
   const V32 one = hn::Set(d, 1);
   const V32 mag = hn::Abs(S);  // |S| < 2^31 (sum32)
   const auto f = hn::ConvertTo(df, mag);
-  const V32 fb = hn::BitCast(d, f), back = hn::ConvertTo(d, f);
+  const V32 fb = hn::BitCast(d, f), back = TruncToInt(f);
   const M32 sat = hn::Eq(fb, hn::Set(d, 0x4F000000));  // 2^31
   const M32 up = hn::Or(hn::Gt(back, mag), sat);
   const M32 inexact = hn::Or(hn::Ne(back, mag), sat);
