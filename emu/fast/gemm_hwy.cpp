@@ -553,6 +553,34 @@ enum class Pack { kRz32, kRne16 };
 // chunk per instruction, whose addend is then always +0).
 enum class Outside { kNone, kChained, kEach };
 
+// ReadAddend for ChainT32's C formats, known at compile time from kPack
+// (ChainT32Fits, ChainT32Any: kRz32 with c_fmt binary32, kRne16 with
+// binary16), so that the chunk loop rebuilds no constant from the plan;
+// c_zero_exp: the zero addend's alignment exponent (p.c_zero_exp).
+template <Pack kPack>
+HWY_INLINE void ReadAddendC(V32 c, V32 c_zero_exp, V32& sig, V32& exp,
+                            V32& eff, M32& special, M32& nonzero, M32& neg) {
+  constexpr const FormatDesc& f =
+      desc(kPack == Pack::kRz32 ? Fmt::kF32 : Fmt::kF16);
+  constexpr int kFrac = f.man_bits, kBias = f.bias;
+  constexpr int32_t kEmask = (1 << f.exp_bits) - 1, kFmask = (1 << kFrac) - 1;
+  const D32 d;
+  const hn::RebindToUnsigned<D32> du;
+  const V32 e = hn::And(
+      hn::BitCast(d, hn::ShiftRight<kFrac>(hn::BitCast(du, c))),
+      hn::Set(d, kEmask));
+  special = hn::Eq(e, hn::Set(d, kEmask));
+  const M32 normal = hn::Ne(e, hn::Zero(d));
+  const V32 frac = hn::And(c, hn::Set(d, kFmask));
+  sig = hn::IfThenElse(normal, hn::Or(frac, hn::Set(d, kFmask + 1)), frac);
+  exp = hn::IfThenElse(normal, hn::Sub(e, hn::Set(d, kBias)),
+                       hn::Set(d, 1 - kBias));
+  nonzero = hn::Ne(sig, hn::Zero(d));
+  eff = hn::IfThenElse(nonzero, exp, c_zero_exp);
+  neg = hn::TestBit(c, hn::Set(d, static_cast<int32_t>(
+                                      uint32_t{1} << (kFrac + f.exp_bits))));
+}
+
 // The whole chains of rows m.. m + rows - 1 (rows 1 or 2: two independent
 // chains interleaved), lanes l0.. of column block nb, for a plan
 // (ChainT32Fits): ChunkT's steps with Finish32's end and EndInstruction's
@@ -607,7 +635,8 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
     M32 hold = a_special;  // none
     if (kOut != Outside::kEach) {
       // (kEach: the addend is +0, the values above.)
-      ReadAddend(p, c, a_sig, a_exp, a_eff, a_special, a_nonzero, a_neg);
+      ReadAddendC<kPack>(c, c_zero_exp, a_sig, a_exp, a_eff, a_special,
+                         a_nonzero, a_neg);
       // HoldSpecials: a NaN/Inf addend is the chunk's result.
       hold = hn::AndNot(bad, a_special);
       if (!hn::AllFalse(d, a_special))
