@@ -11,7 +11,8 @@
 // Every variable shift count is clamped to the lane width minus one: the
 // shifted magnitudes are below 2^31 (int32 terms) and 2^63 (int64 sums,
 // gemm_covers), so the clamp keeps the result (zero) while the count stays
-// in range on every ISA (Arm's USHL reads only the count's low byte).
+// in range on every ISA (Arm's USHL reads only the count's low byte);
+// ShrOrZero leaves the clamp out on x86, whose shifts give 0 past 31.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "emu/fast/gemm_hwy.cpp"
 #include <algorithm>
@@ -364,8 +365,8 @@ HWY_INLINE V32 PackRz32(const detail::AccFormat& a, V32 S, V32 q, M32 live) {
   const V32 fb = hn::BitCast(d, f);
   // Rounded up: above |S|, or 2^31 (0x4F000000), which the conversion
   // back (TruncToInt) does not represent.
-  const M32 up = hn::Or(hn::Gt(TruncToInt(f), mag),
-                        hn::Eq(fb, hn::Set(d, 0x4F000000)));
+  const M32 up =
+      hn::Or(hn::Gt(TruncToInt(f), mag), hn::Eq(fb, hn::Set(d, 0x4F000000)));
   const V32 rz = hn::Add(fb, hn::VecFromMask(d, up));  // up: minus one
   // The result's exponent field, normal in 1..254.
   const V32 field = hn::Add(hn::ShiftRight<23>(rz), q);
@@ -553,22 +554,36 @@ enum class Pack { kRz32, kRne16 };
 // chunk per instruction, whose addend is then always +0).
 enum class Outside { kNone, kChained, kEach };
 
+// v >> n for v >= 0 and n >= 0, 0 from n = 32 on (n as unsigned: a count
+// meant to be clamped to 31). On x86 the variable shift gives 0 for such
+// counts by itself, so the clamp (this file's rule, see the top) is left
+// to the other ISAs.
+HWY_INLINE V32 ShrOrZero(V32 v, V32 n) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+  return ShrV(v, n);
+#else
+  const hn::RebindToUnsigned<D32> du;
+  return ShrV(
+      v, hn::BitCast(D32(), hn::Min(hn::BitCast(du, n), hn::Set(du, 31u))));
+#endif
+}
+
 // ReadAddend for ChainT32's C formats, known at compile time from kPack
 // (ChainT32Fits, ChainT32Any: kRz32 with c_fmt binary32, kRne16 with
 // binary16), so that the chunk loop rebuilds no constant from the plan;
 // c_zero_exp: the zero addend's alignment exponent (p.c_zero_exp).
 template <Pack kPack>
-HWY_INLINE void ReadAddendC(V32 c, V32 c_zero_exp, V32& sig, V32& exp,
-                            V32& eff, M32& special, M32& nonzero, M32& neg) {
+HWY_INLINE void ReadAddendC(V32 c, V32 c_zero_exp, V32& sig, V32& exp, V32& eff,
+                            M32& special, M32& nonzero, M32& neg) {
   constexpr const FormatDesc& f =
       desc(kPack == Pack::kRz32 ? Fmt::kF32 : Fmt::kF16);
   constexpr int kFrac = f.man_bits, kBias = f.bias;
   constexpr int32_t kEmask = (1 << f.exp_bits) - 1, kFmask = (1 << kFrac) - 1;
   const D32 d;
   const hn::RebindToUnsigned<D32> du;
-  const V32 e = hn::And(
-      hn::BitCast(d, hn::ShiftRight<kFrac>(hn::BitCast(du, c))),
-      hn::Set(d, kEmask));
+  const V32 e =
+      hn::And(hn::BitCast(d, hn::ShiftRight<kFrac>(hn::BitCast(du, c))),
+              hn::Set(d, kEmask));
   special = hn::Eq(e, hn::Set(d, kEmask));
   const M32 normal = hn::Ne(e, hn::Zero(d));
   const V32 frac = hn::And(c, hn::Set(d, kFmask));
@@ -577,8 +592,8 @@ HWY_INLINE void ReadAddendC(V32 c, V32 c_zero_exp, V32& sig, V32& exp,
                        hn::Set(d, 1 - kBias));
   nonzero = hn::Ne(sig, hn::Zero(d));
   eff = hn::IfThenElse(nonzero, exp, c_zero_exp);
-  neg = hn::TestBit(c, hn::Set(d, static_cast<int32_t>(
-                                      uint32_t{1} << (kFrac + f.exp_bits))));
+  neg = hn::TestBit(
+      c, hn::Set(d, static_cast<int32_t>(uint32_t{1} << (kFrac + f.exp_bits))));
 }
 
 // The whole chains of rows m.. m + rows - 1 (rows 1 or 2: two independent
@@ -594,11 +609,10 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
   const D32 d;
   const size_t K = p.K, L = kL != 0 ? kL : static_cast<size_t>(p.L);
   const size_t cpi = p.chunks_per_instr;
-  const V32 z = hn::Zero(d), k31 = hn::Set(d, 31);
+  const V32 z = hn::Zero(d);
   const detail::AccFormat a = detail::acc_format_of(p.rho);
   const V32 emax0 = hn::Set(d, INT32_MIN / 2), e_zero = hn::Set(d, p.e_zero);
   const V32 c_zero_exp = hn::Set(d, p.c_zero_exp);
-  const hn::RebindToUnsigned<D32> du;
   // The addend's alignment: left by F - c_frac or right by c_frac - F.
   const int addend_ls = std::max(p.F - p.c_frac, 0);
   const V32 addend_rs = hn::Set(d, std::max(p.c_frac - p.F, 0));
@@ -653,7 +667,7 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
       const V32 prod =
           hn::Mul(hn::Set(d, av[k]), hn::LoadU(d, bv + k * kLanes));
       const V32 e = hn::Add(hn::Set(d, ae[k]), hn::LoadU(d, be + k * kLanes));
-      const V32 v = ShrV(hn::Abs(prod), hn::Min(hn::Sub(emax, e), k31));
+      const V32 v = ShrOrZero(hn::Abs(prod), hn::Sub(emax, e));  // e <= emax
       return hn::IfNegativeThenElse(prod, hn::Sub(z, v), v);
     };
     V32 acc0 = z, acc1 = z;
@@ -668,10 +682,8 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
     // to 31) is any.
     V32 ts = z;
     if (kOut != Outside::kEach) {
-      const V32 cnt = hn::BitCast(
-          d, hn::Min(hn::BitCast(du, hn::Add(hn::Sub(emax, a_exp), addend_rs)),
-                     hn::Set(du, 31u)));
-      const V32 t = ShrV(hn::ShiftLeftSame(a_sig, addend_ls), cnt);
+      const V32 t = ShrOrZero(hn::ShiftLeftSame(a_sig, addend_ls),
+                              hn::Add(hn::Sub(emax, a_exp), addend_rs));
       ts = hn::IfThenElse(a_neg, hn::Sub(z, t), t);
     }
     // S in int32, exact under sum32; otherwise exact where |h| < 2^30 - 4
