@@ -343,6 +343,33 @@ HWY_INLINE V32 TruncToInt(hn::Vec<hn::Rebind<float, D32>> f) {
 #endif
 }
 
+// For f = |S| converted to binary32 (mag = |S| < 2^31, so f <= 2^31): the
+// lanes where f rounded up (f > mag), and where f is inexact (f != mag).
+// With AVX-512's unsigned compares the bare conversion's 0x80000000 for
+// f = 2^31 reads as 2^31 itself; elsewhere f = 2^31 is tested apart.
+HWY_INLINE M32 RoundedUp(hn::Vec<hn::Rebind<float, D32>> f, V32 mag,
+                         M32& inexact) {
+  const V32 back = TruncToInt(f);
+  inexact = hn::Ne(back, mag);
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  const hn::RebindToUnsigned<D32> du;
+  return hn::RebindMask(D32(),
+                        hn::Gt(hn::BitCast(du, back), hn::BitCast(du, mag)));
+#else
+  const D32 d;
+  const M32 sat = hn::Eq(hn::BitCast(d, f), hn::Set(d, 0x4F000000));  // 2^31
+  inexact = hn::Or(inexact, sat);
+  return hn::Or(hn::Gt(back, mag), sat);
+#endif
+}
+// Whether the int32 lanes x lie outside lo..hi (one unsigned compare).
+HWY_INLINE M32 OutsideRange(V32 x, int32_t lo, int32_t hi) {
+  const D32 d;
+  const hn::RebindToUnsigned<D32> du;
+  return hn::RebindMask(d, hn::Gt(hn::BitCast(du, hn::Sub(x, hn::Set(d, lo))),
+                                  hn::Set(du, static_cast<uint32_t>(hi - lo))));
+}
+
 // Whether PackRz32 rounds for this accumulator format: round toward zero
 // to P <= 23 fraction bits in binary32's layout (RZ-FP32, RZ-E8M13).
 constexpr bool rz_in_binary32(const detail::AccFormat& a) {
@@ -363,15 +390,12 @@ HWY_INLINE V32 PackRz32(const detail::AccFormat& a, V32 S, V32 q, M32 live) {
   const V32 mag = hn::Abs(S);  // |S| < 2^31 (sum32)
   const auto f = hn::ConvertTo(df, mag);
   const V32 fb = hn::BitCast(d, f);
-  // Rounded up: above |S|, or 2^31 (0x4F000000), which the conversion
-  // back (TruncToInt) does not represent.
-  const M32 up =
-      hn::Or(hn::Gt(TruncToInt(f), mag), hn::Eq(fb, hn::Set(d, 0x4F000000)));
+  M32 inexact;
+  const M32 up = RoundedUp(f, mag, inexact);
   const V32 rz = hn::Add(fb, hn::VecFromMask(d, up));  // up: minus one
   // The result's exponent field, normal in 1..254.
   const V32 field = hn::Add(hn::ShiftRight<23>(rz), q);
-  const M32 odd =
-      hn::Or(hn::Lt(field, hn::Set(d, 1)), hn::Gt(field, hn::Set(d, 254)));
+  const M32 odd = OutsideRange(field, 1, 254);
   V32 r = hn::And(hn::Add(rz, hn::ShiftLeft<23>(q)),
                   hn::Set(d, static_cast<int32_t>(~((1u << (23 - a.P)) - 1))));
   r = hn::Or(r, hn::And(S, hn::Set(d, INT32_MIN)));
@@ -395,16 +419,15 @@ HWY_INLINE V32 PackRne16(const detail::AccFormat& a, V32 S, V32 q, M32 live) {
   const V32 one = hn::Set(d, 1);
   const V32 mag = hn::Abs(S);  // |S| < 2^31 (sum32)
   const auto f = hn::ConvertTo(df, mag);
-  const V32 fb = hn::BitCast(d, f), back = TruncToInt(f);
-  const M32 sat = hn::Eq(fb, hn::Set(d, 0x4F000000));  // 2^31
-  const M32 up = hn::Or(hn::Gt(back, mag), sat);
-  const M32 inexact = hn::Or(hn::Ne(back, mag), sat);
+  const V32 fb = hn::BitCast(d, f);
+  M32 inexact;
+  const M32 up = RoundedUp(f, mag, inexact);
   const V32 odd24 = hn::Or(hn::Add(fb, hn::VecFromMask(d, up)),
                            hn::IfThenElseZero(inexact, one));
   // The unbiased exponent of the result's leading bit: normal binary16
   // in -14..15.
   const V32 e = hn::Add(hn::ShiftRight<23>(odd24), hn::Sub(q, hn::Set(d, 127)));
-  const M32 odd = hn::Or(hn::Lt(e, hn::Set(d, -14)), hn::Gt(e, hn::Set(d, 15)));
+  const M32 odd = OutsideRange(e, -14, 15);
   const V32 x = hn::Add(odd24, hn::ShiftLeft<23>(q));
   const V32 rounded = hn::Add(
       x, hn::Add(hn::Set(d, 0xFFF), hn::And(hn::ShiftRight<13>(x), one)));
