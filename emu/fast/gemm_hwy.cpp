@@ -11,7 +11,8 @@
 // Every variable shift count is clamped to the lane width minus one: the
 // shifted magnitudes are below 2^31 (int32 terms) and 2^63 (int64 sums,
 // gemm_covers), so the clamp keeps the result (zero) while the count stays
-// in range on every ISA (Arm's USHL reads only the count's low byte).
+// in range on every ISA (Arm's USHL reads only the count's low byte);
+// ShrOrZero leaves the clamp out on x86, whose shifts give 0 past 31.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "emu/fast/gemm_hwy.cpp"
 #include <algorithm>
@@ -319,6 +320,56 @@ HWY_INLINE V32 PackVec32(const detail::AccFormat& a, V32 S, V32 q) {
       b);
 }
 
+// The binary32 lanes f (integers in 0..2^31, f = 2^31 being the one out
+// of int32's range) truncated to int32: on x86 the bare conversion
+// instruction, which gives 0x80000000 for 2^31 (hn::ConvertTo adds four
+// operations per vector to saturate it to 2^31 - 1). Either result is not
+// above |S| < 2^31 and differs from it, so PackRz32 and PackRne16, which
+// test f = 2^31 apart, read both alike.
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSSE3
+HWY_INLINE __m128i CvttRaw(__m128 v) { return _mm_cvttps_epi32(v); }
+#if HWY_TARGET <= HWY_AVX2
+HWY_INLINE __m256i CvttRaw(__m256 v) { return _mm256_cvttps_epi32(v); }
+#endif
+#if HWY_TARGET <= HWY_AVX3
+HWY_INLINE __m512i CvttRaw(__m512 v) { return _mm512_cvttps_epi32(v); }
+#endif
+#endif
+HWY_INLINE V32 TruncToInt(hn::Vec<hn::Rebind<float, D32>> f) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSSE3
+  return V32{CvttRaw(f.raw)};
+#else
+  return hn::ConvertTo(D32(), f);
+#endif
+}
+
+// For f = |S| converted to binary32 (mag = |S| < 2^31, so f <= 2^31): the
+// lanes where f rounded up (f > mag), and where f is inexact (f != mag).
+// With AVX-512's unsigned compares the bare conversion's 0x80000000 for
+// f = 2^31 reads as 2^31 itself; elsewhere f = 2^31 is tested apart.
+HWY_INLINE M32 RoundedUp(hn::Vec<hn::Rebind<float, D32>> f, V32 mag,
+                         M32& inexact) {
+  const V32 back = TruncToInt(f);
+  inexact = hn::Ne(back, mag);
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  const hn::RebindToUnsigned<D32> du;
+  return hn::RebindMask(D32(),
+                        hn::Gt(hn::BitCast(du, back), hn::BitCast(du, mag)));
+#else
+  const D32 d;
+  const M32 sat = hn::Eq(hn::BitCast(d, f), hn::Set(d, 0x4F000000));  // 2^31
+  inexact = hn::Or(inexact, sat);
+  return hn::Or(hn::Gt(back, mag), sat);
+#endif
+}
+// Whether the int32 lanes x lie outside lo..hi (one unsigned compare).
+HWY_INLINE M32 OutsideRange(V32 x, int32_t lo, int32_t hi) {
+  const D32 d;
+  const hn::RebindToUnsigned<D32> du;
+  return hn::RebindMask(d, hn::Gt(hn::BitCast(du, hn::Sub(x, hn::Set(d, lo))),
+                                  hn::Set(du, static_cast<uint32_t>(hi - lo))));
+}
+
 // Whether PackRz32 rounds for this accumulator format: round toward zero
 // to P <= 23 fraction bits in binary32's layout (RZ-FP32, RZ-E8M13).
 constexpr bool rz_in_binary32(const detail::AccFormat& a) {
@@ -339,15 +390,12 @@ HWY_INLINE V32 PackRz32(const detail::AccFormat& a, V32 S, V32 q, M32 live) {
   const V32 mag = hn::Abs(S);  // |S| < 2^31 (sum32)
   const auto f = hn::ConvertTo(df, mag);
   const V32 fb = hn::BitCast(d, f);
-  // Rounded up: above |S|, or 2^31 (0x4F000000), which the conversion
-  // back saturates.
-  const M32 up = hn::Or(hn::Gt(hn::ConvertTo(d, f), mag),
-                        hn::Eq(fb, hn::Set(d, 0x4F000000)));
+  M32 inexact;
+  const M32 up = RoundedUp(f, mag, inexact);
   const V32 rz = hn::Add(fb, hn::VecFromMask(d, up));  // up: minus one
   // The result's exponent field, normal in 1..254.
   const V32 field = hn::Add(hn::ShiftRight<23>(rz), q);
-  const M32 odd =
-      hn::Or(hn::Lt(field, hn::Set(d, 1)), hn::Gt(field, hn::Set(d, 254)));
+  const M32 odd = OutsideRange(field, 1, 254);
   V32 r = hn::And(hn::Add(rz, hn::ShiftLeft<23>(q)),
                   hn::Set(d, static_cast<int32_t>(~((1u << (23 - a.P)) - 1))));
   r = hn::Or(r, hn::And(S, hn::Set(d, INT32_MIN)));
@@ -371,16 +419,15 @@ HWY_INLINE V32 PackRne16(const detail::AccFormat& a, V32 S, V32 q, M32 live) {
   const V32 one = hn::Set(d, 1);
   const V32 mag = hn::Abs(S);  // |S| < 2^31 (sum32)
   const auto f = hn::ConvertTo(df, mag);
-  const V32 fb = hn::BitCast(d, f), back = hn::ConvertTo(d, f);
-  const M32 sat = hn::Eq(fb, hn::Set(d, 0x4F000000));  // 2^31
-  const M32 up = hn::Or(hn::Gt(back, mag), sat);
-  const M32 inexact = hn::Or(hn::Ne(back, mag), sat);
+  const V32 fb = hn::BitCast(d, f);
+  M32 inexact;
+  const M32 up = RoundedUp(f, mag, inexact);
   const V32 odd24 = hn::Or(hn::Add(fb, hn::VecFromMask(d, up)),
                            hn::IfThenElseZero(inexact, one));
   // The unbiased exponent of the result's leading bit: normal binary16
   // in -14..15.
   const V32 e = hn::Add(hn::ShiftRight<23>(odd24), hn::Sub(q, hn::Set(d, 127)));
-  const M32 odd = hn::Or(hn::Lt(e, hn::Set(d, -14)), hn::Gt(e, hn::Set(d, 15)));
+  const M32 odd = OutsideRange(e, -14, 15);
   const V32 x = hn::Add(odd24, hn::ShiftLeft<23>(q));
   const V32 rounded = hn::Add(
       x, hn::Add(hn::Set(d, 0xFFF), hn::And(hn::ShiftRight<13>(x), one)));
@@ -530,6 +577,48 @@ enum class Pack { kRz32, kRne16 };
 // chunk per instruction, whose addend is then always +0).
 enum class Outside { kNone, kChained, kEach };
 
+// v >> n for v >= 0 and n >= 0, 0 from n = 32 on (n as unsigned: a count
+// meant to be clamped to 31). On x86 the variable shift gives 0 for such
+// counts by itself, so the clamp (this file's rule, see the top) is left
+// to the other ISAs.
+HWY_INLINE V32 ShrOrZero(V32 v, V32 n) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+  return ShrV(v, n);
+#else
+  const hn::RebindToUnsigned<D32> du;
+  return ShrV(
+      v, hn::BitCast(D32(), hn::Min(hn::BitCast(du, n), hn::Set(du, 31u))));
+#endif
+}
+
+// ReadAddend for ChainT32's C formats, known at compile time from kPack
+// (ChainT32Fits, ChainT32Any: kRz32 with c_fmt binary32, kRne16 with
+// binary16), so that the chunk loop rebuilds no constant from the plan;
+// c_zero_exp: the zero addend's alignment exponent (p.c_zero_exp).
+template <Pack kPack>
+HWY_INLINE void ReadAddendC(V32 c, V32 c_zero_exp, V32& sig, V32& exp, V32& eff,
+                            M32& special, M32& nonzero, M32& neg) {
+  constexpr const FormatDesc& f =
+      desc(kPack == Pack::kRz32 ? Fmt::kF32 : Fmt::kF16);
+  constexpr int kFrac = f.man_bits, kBias = f.bias;
+  constexpr int32_t kEmask = (1 << f.exp_bits) - 1, kFmask = (1 << kFrac) - 1;
+  const D32 d;
+  const hn::RebindToUnsigned<D32> du;
+  const V32 e =
+      hn::And(hn::BitCast(d, hn::ShiftRight<kFrac>(hn::BitCast(du, c))),
+              hn::Set(d, kEmask));
+  special = hn::Eq(e, hn::Set(d, kEmask));
+  const M32 normal = hn::Ne(e, hn::Zero(d));
+  const V32 frac = hn::And(c, hn::Set(d, kFmask));
+  sig = hn::IfThenElse(normal, hn::Or(frac, hn::Set(d, kFmask + 1)), frac);
+  exp = hn::IfThenElse(normal, hn::Sub(e, hn::Set(d, kBias)),
+                       hn::Set(d, 1 - kBias));
+  nonzero = hn::Ne(sig, hn::Zero(d));
+  eff = hn::IfThenElse(nonzero, exp, c_zero_exp);
+  neg = hn::TestBit(
+      c, hn::Set(d, static_cast<int32_t>(uint32_t{1} << (kFrac + f.exp_bits))));
+}
+
 // The whole chains of rows m.. m + rows - 1 (rows 1 or 2: two independent
 // chains interleaved), lanes l0.. of column block nb, for a plan
 // (ChainT32Fits): ChunkT's steps with Finish32's end and EndInstruction's
@@ -543,11 +632,10 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
   const D32 d;
   const size_t K = p.K, L = kL != 0 ? kL : static_cast<size_t>(p.L);
   const size_t cpi = p.chunks_per_instr;
-  const V32 z = hn::Zero(d), k31 = hn::Set(d, 31);
+  const V32 z = hn::Zero(d);
   const detail::AccFormat a = detail::acc_format_of(p.rho);
   const V32 emax0 = hn::Set(d, INT32_MIN / 2), e_zero = hn::Set(d, p.e_zero);
   const V32 c_zero_exp = hn::Set(d, p.c_zero_exp);
-  const hn::RebindToUnsigned<D32> du;
   // The addend's alignment: left by F - c_frac or right by c_frac - F.
   const int addend_ls = std::max(p.F - p.c_frac, 0);
   const V32 addend_rs = hn::Set(d, std::max(p.c_frac - p.F, 0));
@@ -584,7 +672,8 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
     M32 hold = a_special;  // none
     if (kOut != Outside::kEach) {
       // (kEach: the addend is +0, the values above.)
-      ReadAddend(p, c, a_sig, a_exp, a_eff, a_special, a_nonzero, a_neg);
+      ReadAddendC<kPack>(c, c_zero_exp, a_sig, a_exp, a_eff, a_special,
+                         a_nonzero, a_neg);
       // HoldSpecials: a NaN/Inf addend is the chunk's result.
       hold = hn::AndNot(bad, a_special);
       if (!hn::AllFalse(d, a_special))
@@ -601,7 +690,7 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
       const V32 prod =
           hn::Mul(hn::Set(d, av[k]), hn::LoadU(d, bv + k * kLanes));
       const V32 e = hn::Add(hn::Set(d, ae[k]), hn::LoadU(d, be + k * kLanes));
-      const V32 v = ShrV(hn::Abs(prod), hn::Min(hn::Sub(emax, e), k31));
+      const V32 v = ShrOrZero(hn::Abs(prod), hn::Sub(emax, e));  // e <= emax
       return hn::IfNegativeThenElse(prod, hn::Sub(z, v), v);
     };
     V32 acc0 = z, acc1 = z;
@@ -616,10 +705,8 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
     // to 31) is any.
     V32 ts = z;
     if (kOut != Outside::kEach) {
-      const V32 cnt = hn::BitCast(
-          d, hn::Min(hn::BitCast(du, hn::Add(hn::Sub(emax, a_exp), addend_rs)),
-                     hn::Set(du, 31u)));
-      const V32 t = ShrV(hn::ShiftLeftSame(a_sig, addend_ls), cnt);
+      const V32 t = ShrOrZero(hn::ShiftLeftSame(a_sig, addend_ls),
+                              hn::Add(hn::Sub(emax, a_exp), addend_rs));
       ts = hn::IfThenElse(a_neg, hn::Sub(z, t), t);
     }
     // S in int32, exact under sum32; otherwise exact where |h| < 2^30 - 4
