@@ -771,21 +771,30 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
 }
 
 // ChainT32 with L unrolled where the table's small L have it, and the
-// chunk's end by the binary32 conversion where the format allows it.
+// chunk's end by the binary32 conversion where the format allows it. C
+// outside the FDPA occurs in the table with L = 16 only (the legacy
+// mma.sync FP8 models): other L take the generic loop there, which keeps
+// the instantiations (and this file's compile time under the sanitizers)
+// down.
 template <Pack kPack, Outside kOut>
 void ChainT32L(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
                LaneState* st, size_t l0) {
-  switch (p.L) {
-    case 4:
-      return ChainT32<4, kPack, kOut>(p, m0, rows, nb, st, l0);
-    case 8:
-      return ChainT32<8, kPack, kOut>(p, m0, rows, nb, st, l0);
-    case 16:
-      return ChainT32<16, kPack, kOut>(p, m0, rows, nb, st, l0);
-    case 32:
-      return ChainT32<32, kPack, kOut>(p, m0, rows, nb, st, l0);
-    default:
-      return ChainT32<0, kPack, kOut>(p, m0, rows, nb, st, l0);
+  if constexpr (kOut != Outside::kNone) {
+    if (p.L == 16) return ChainT32<16, kPack, kOut>(p, m0, rows, nb, st, l0);
+    return ChainT32<0, kPack, kOut>(p, m0, rows, nb, st, l0);
+  } else {
+    switch (p.L) {
+      case 4:
+        return ChainT32<4, kPack, kOut>(p, m0, rows, nb, st, l0);
+      case 8:
+        return ChainT32<8, kPack, kOut>(p, m0, rows, nb, st, l0);
+      case 16:
+        return ChainT32<16, kPack, kOut>(p, m0, rows, nb, st, l0);
+      case 32:
+        return ChainT32<32, kPack, kOut>(p, m0, rows, nb, st, l0);
+      default:
+        return ChainT32<0, kPack, kOut>(p, m0, rows, nb, st, l0);
+    }
   }
 }
 // Whether ChainT32 runs the plan: a chunk end PackRz32 or PackRne16
