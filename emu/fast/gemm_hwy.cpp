@@ -22,6 +22,8 @@
 #include "emu/fast/gemm_fast_impl.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+// Per-target helpers: after foreach_target.h.
+#include "emu/fast/hwy_pack-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace mxc::fast::gemm_detail {
@@ -39,24 +41,9 @@ using V64 = hn::Vec<D64>;
 using D32h = hn::Rebind<int32_t, D64>;
 using DU64 = hn::RebindToUnsigned<D64>;
 
-// Per-lane variable shifts (operators on fixed-size targets; Shl/Shr on
-// the scalable ones, Highway 1.0).
-template <class V>
-HWY_INLINE V ShlV(V a, V b) {
-#if HWY_HAVE_SCALABLE
-  return hn::Shl(a, b);
-#else
-  return a << b;
-#endif
-}
-template <class V>
-HWY_INLINE V ShrV(V a, V b) {
-#if HWY_HAVE_SCALABLE
-  return hn::Shr(a, b);
-#else
-  return a >> b;
-#endif
-}
+// Per-lane variable shifts (emu/fast/hwy_pack-inl.h).
+using ::mxc::fast::HWY_NAMESPACE::ShlV;
+using ::mxc::fast::HWY_NAMESPACE::ShrV;
 
 HWY_ALIGN constexpr int32_t kLaneBit[kLanes] = {
     1 << 0, 1 << 1, 1 << 2,  1 << 3,  1 << 4,  1 << 5,  1 << 6,  1 << 7,
@@ -347,6 +334,11 @@ HWY_INLINE V32 TruncToInt(hn::Vec<hn::Rebind<float, D32>> f) {
 // lanes where f rounded up (f > mag), and where f is inexact (f != mag).
 // With AVX-512's unsigned compares the bare conversion's 0x80000000 for
 // f = 2^31 reads as 2^31 itself; elsewhere f = 2^31 is tested apart.
+// (No sum32 plan of the table's models reaches it: their bound on |S|,
+// term L + 2^(F+1) in make_gemm_plan, is at most 2^31 - 192,937,984 (the
+// legacy FP8 models, L = 16, F = 25; 55 model x format pairs), and f =
+// 2^31 needs |S| >= 2^31 - 64. The test stays for models with other
+// parameters.)
 HWY_INLINE M32 RoundedUp(hn::Vec<hn::Rebind<float, D32>> f, V32 mag,
                          M32& inexact) {
   const V32 back = TruncToInt(f);

@@ -1,7 +1,8 @@
-// Per-target helpers of the Highway kernels (emu/fast/isa.h): results of
-// int32 lanes, each in [0, 255], stored as bytes in input order. Included
-// by a kernel file once per target (after hwy/highway.h), hence the
-// HWY_TARGET_TOGGLE guard instead of #pragma once.
+// Per-target helpers of the Highway kernels (emu/fast/isa.h): per-lane
+// variable shifts, and results of int32 lanes, each in [0, 255], stored as
+// bytes in input order. Included by a kernel file once per target (after
+// hwy/foreach_target.h), hence the HWY_TARGET_TOGGLE guard instead of
+// #pragma once.
 #if defined(MXC_FAST_HWY_PACK_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef MXC_FAST_HWY_PACK_INL_H_
 #undef MXC_FAST_HWY_PACK_INL_H_
@@ -15,6 +16,25 @@
 
 HWY_BEFORE_NAMESPACE();
 namespace mxc::fast::HWY_NAMESPACE {
+
+// Per-lane variable shifts, every target (operators on fixed-size targets;
+// Shl/Shr on the scalable ones, Highway 1.0). Used by the GEMM kernels.
+template <class V>
+HWY_INLINE V ShlV(V a, V b) {
+#if HWY_HAVE_SCALABLE
+  return hwy::HWY_NAMESPACE::Shl(a, b);
+#else
+  return a << b;
+#endif
+}
+template <class V>
+HWY_INLINE V ShrV(V a, V b) {
+#if HWY_HAVE_SCALABLE
+  return hwy::HWY_NAMESPACE::Shr(a, b);
+#else
+  return a >> b;
+#endif
+}
 
 #if HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
 // Four vectors r0..r3 to one vector of bytes: r0's lanes first. Each value
