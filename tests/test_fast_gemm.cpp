@@ -256,6 +256,25 @@ std::vector<uint64_t> reference_gemm(const MmaModel& mdl,
   return D;
 }
 
+// fn(mdl, af, bf, what) for every zero-rule variant mdl of model (both
+// zero-exponent and both zero-sign rules) and every A/B format pair it
+// takes; `what` names the set for INFO.
+template <typename Fn>
+void for_each_variant(const MmaModel& model, Fn&& fn) {
+  for (ZeroExp ze : {ZeroExp::kFixed, ZeroExp::kOperandMin}) {
+    for (ZeroSign zs : {ZeroSign::kIeee, ZeroSign::kPositive}) {
+      const MmaModel mdl = with_zero_rules(model, ze, zs);
+      for (Fmt af : mdl.ab_formats) {
+        for (Fmt bf : mdl.ab_formats) {
+          fn(mdl, af, bf,
+             fmt::format("{} {}x{} {}/{}", mdl.name, desc(af).name,
+                         desc(bf).name, zero_exp_name(ze), zero_sign_name(zs)));
+        }
+      }
+    }
+  }
+}
+
 size_t problems_per_pair() {
   const int lv = test::level();
   return lv <= 0 ? 2 : lv == 1 ? 12 : 400;
@@ -282,69 +301,57 @@ TEST_CASE("fast GEMM equals the reference composition on every model",
   for (const MmaModel& model : mma_models()) {
     // K a multiple of the instruction's k (and so of L).
     const int unit = std::max(model.fdpa.L, model.fdpa.k_block);
-    for (ZeroExp ze : {ZeroExp::kFixed, ZeroExp::kOperandMin}) {
-      for (ZeroSign zs : {ZeroSign::kIeee, ZeroSign::kPositive}) {
-        const MmaModel mdl = with_zero_rules(model, ze, zs);
-        for (Fmt af : mdl.ab_formats) {
-          for (Fmt bf : mdl.ab_formats) {
-            const std::string what = fmt::format(
-                "{} {}x{} {}/{}", mdl.name, desc(af).name, desc(bf).name,
-                zero_exp_name(ze), zero_sign_name(zs));
-            INFO(what);
-            ++pairs;
-            size_t fails = 0, elems = 0, slow = 0, finite_seen = 0;
-            // At least one finite problem per set (one in six has
-            // specials: at level 0, two problems are both special in 1 of
-            // 36 sets, and then every element rightly takes mma_dot).
-            for (size_t i = 0;
-                 i < problems_per_pair() ||
-                 (finite_seen == 0 && i < problems_per_pair() + 32);
-                 ++i) {
-              const int M = 1 + static_cast<int>(below(g, 20));
-              const int N = 1 + static_cast<int>(below(g, 40));
-              const int K = unit * (1 + static_cast<int>(below(g, max_chunks)));
-              bool finite = false;
-              const GemmProblem p = make_problem(mdl, af, bf, M, N, K,
-                                                 lays[below(g, 4)], g, &finite);
-              finite_seen += finite;
-              REQUIRE(fast::gemm_covers(mdl, p));
-              const std::vector<uint64_t> ref = reference_gemm(mdl, p);
-              elems += ref.size();
-              for (fast::Isa isa : isas) {
-                size_t fb = 0;
-                const std::vector<uint64_t> got =
-                    fast::gemm_fast(mdl, p, isa, &fb);
-                if (isa == fast::Isa::kScalar) slow += fb;
-                if (finite && fb != 0 && ++finite_slow <= 5)
-                  UNSCOPED_INFO(fmt::format(
-                      "{} isa {}: {} elements of a finite problem through "
-                      "mma_dot",
-                      what, fast::isa_name(isa), fb));
-                for (size_t e = 0; e < ref.size(); ++e) {
-                  if (got[e] != ref[e] && ++fails <= 5) {
-                    UNSCOPED_INFO(fmt::format(
-                        "{} isa {} M{} N{} K{} {}: elem (m {}, n {}) fast "
-                        "{:#x} ref {:#x} c {:#x}",
-                        what, fast::isa_name(isa), M, N, K,
-                        layout_name(p.layout), e % M, e / M, got[e], ref[e],
-                        p.C[e]));
-                  }
-                }
-              }
-              // The hook in gemm() takes the same path.
-              if (gemm(mdl, p) != ref && ++fails <= 5)
-                UNSCOPED_INFO("gemm() differs");
+    for_each_variant(model, [&](const MmaModel& mdl, Fmt af, Fmt bf,
+                                const std::string& what) {
+      INFO(what);
+      ++pairs;
+      size_t fails = 0, elems = 0, slow = 0, finite_seen = 0;
+      // At least one finite problem per set (one in six has
+      // specials: at level 0, two problems are both special in 1 of
+      // 36 sets, and then every element rightly takes mma_dot).
+      for (size_t i = 0; i < problems_per_pair() ||
+                         (finite_seen == 0 && i < problems_per_pair() + 32);
+           ++i) {
+        const int M = 1 + static_cast<int>(below(g, 20));
+        const int N = 1 + static_cast<int>(below(g, 40));
+        const int K = unit * (1 + static_cast<int>(below(g, max_chunks)));
+        bool finite = false;
+        const GemmProblem p =
+            make_problem(mdl, af, bf, M, N, K, lays[below(g, 4)], g, &finite);
+        finite_seen += finite;
+        REQUIRE(fast::gemm_covers(mdl, p));
+        const std::vector<uint64_t> ref = reference_gemm(mdl, p);
+        elems += ref.size();
+        for (fast::Isa isa : isas) {
+          size_t fb = 0;
+          const std::vector<uint64_t> got = fast::gemm_fast(mdl, p, isa, &fb);
+          if (isa == fast::Isa::kScalar) slow += fb;
+          if (finite && fb != 0 && ++finite_slow <= 5)
+            UNSCOPED_INFO(fmt::format(
+                "{} isa {}: {} elements of a finite problem through "
+                "mma_dot",
+                what, fast::isa_name(isa), fb));
+          for (size_t e = 0; e < ref.size(); ++e) {
+            if (got[e] != ref[e] && ++fails <= 5) {
+              UNSCOPED_INFO(fmt::format(
+                  "{} isa {} M{} N{} K{} {}: elem (m {}, n {}) fast "
+                  "{:#x} ref {:#x} c {:#x}",
+                  what, fast::isa_name(isa), M, N, K, layout_name(p.layout),
+                  e % M, e / M, got[e], ref[e], p.C[e]));
             }
-            CHECK(fails == 0);
-            CHECK(elems > 0);
-            CHECK(finite_seen > 0);
-            CHECK(slow < elems);
-            all_elems += elems;
-            all_slow += slow;
           }
         }
+        // The hook in gemm() takes the same path.
+        if (gemm(mdl, p) != ref && ++fails <= 5)
+          UNSCOPED_INFO("gemm() differs");
       }
-    }
+      CHECK(fails == 0);
+      CHECK(elems > 0);
+      CHECK(finite_seen > 0);
+      CHECK(slow < elems);
+      all_elems += elems;
+      all_slow += slow;
+    });
   }
   INFO(fmt::format("{} of {} elements through mma_dot", all_slow, all_elems));
   CHECK(finite_slow == 0);
@@ -646,96 +653,93 @@ TEST_CASE("fast GEMM: the CDNA3 two-stage vector kernel against the reference",
   size_t elems = 0, sets = 0, finite_slow = 0;
   for (const MmaModel& model : mma_models()) {
     if (model.fdpa.datapath != Datapath::kTwoStageRd) continue;
-    for (ZeroExp ze : {ZeroExp::kFixed, ZeroExp::kOperandMin}) {
-      for (ZeroSign zs : {ZeroSign::kIeee, ZeroSign::kPositive}) {
-        const MmaModel mdl = with_zero_rules(model, ze, zs);
-        for (Fmt af : mdl.ab_formats) {
-          for (Fmt bf : mdl.ab_formats) {
-            const std::string what = fmt::format(
-                "{} {}x{} {}/{}", mdl.name, desc(af).name, desc(bf).name,
-                zero_exp_name(ze), zero_sign_name(zs));
-            INFO(what);
-            ++sets;
-            size_t fails = 0;
-            for (size_t i = 0; i < per_pair; ++i) {
-              const int L = mdl.fdpa.L;
-              const int M = 16 + static_cast<int>(below(g, 56));
-              const int N = 1 + static_cast<int>(below(g, 5));
-              const int K = L * (1 + static_cast<int>(below(g, 4)));
-              const uint64_t r = g.next();
-              const bool big = r % 4 == 0;
-              GemmProblem p;
-              p.M = M;
-              p.N = N;
-              p.K = K;
-              p.layout = GemmLayout::kTN;
-              p.a_fmt = af;
-              p.b_fmt = bf;
-              const auto pick = [&](Fmt f) {
-                const uint64_t s = g.next() % 8;
-                const int style = s < 3 ? 0 : s < 5 ? 1 : s < 7 ? 3 : 2;
-                if (style == 2 && !big) return operand(g, f, 3);
-                return operand(g, f, style);
-              };
-              p.A.resize(size_t(M) * K);
-              p.B.resize(size_t(N) * K);
-              for (auto& v : p.A) v = pick(af);
-              for (auto& v : p.B) v = pick(bf);
-              if ((r >> 8) % 4 == 1) {  // each product, then its negation
-                for (int n = 0; n < N; ++n)
-                  for (int k = 1; k < K; k += 2)
-                    p.B[size_t(n) * K + k] =
-                        negated(bf, p.B[size_t(n) * K + k - 1]);
-                for (int m = 0; m < M; ++m)
-                  for (int k = 1; k < K; k += 2)
-                    p.A[size_t(m) * K + k] = p.A[size_t(m) * K + k - 1];
-              }
-              const bool zero_rows = (r >> 12) % 3 == 1;
-              if (zero_rows) {  // rows of A of zeros (-0 where there is one)
-                for (int m = 1; m < M; m += 3)
-                  for (int k = 0; k < K; ++k)
-                    p.A[size_t(m) * K + k] =
-                        (g.next() % 5 != 0) ? neg_zero_code(af) : 0;
-              }
-              p.C.resize(size_t(M) * N);
-              bool finite = true;
-              for (int n = 0; n < N; ++n) {
-                for (int m = 0; m < M; ++m) {
-                  uint64_t& c = p.C[size_t(n) * M + m];
-                  const uint64_t cr = g.next();
-                  c = c_value(g, Fmt::kF32, false);
-                  if (cr % 32 == 0)
-                    c = std::array<uint64_t, 3>{0x7F800000u, 0xFF800000u,
-                                                0x7FC00001u}[(cr >> 8) % 3];
-                  if (zero_rows && m % 3 == 1 && (cr >> 16) % 4 != 0)
-                    c = 0x80000000u;
-                  finite = finite && (c & 0x7F800000u) != 0x7F800000u;
-                }
-              }
-              REQUIRE(fast::gemm_covers(mdl, p));
-              const std::vector<uint64_t> ref = reference_gemm(mdl, p);
-              elems += ref.size();
-              for (fast::Isa isa : test::isas()) {
-                size_t fb = 0;
-                const std::vector<uint64_t> got =
-                    fast::gemm_fast(mdl, p, isa, &fb);
-                if (finite && fb != 0) ++finite_slow;
-                for (size_t e = 0; e < ref.size(); ++e) {
-                  if (got[e] != ref[e] && ++fails <= 5) {
-                    UNSCOPED_INFO(fmt::format(
-                        "isa {} M{} N{} K{}: elem (m {}, n {}) fast {:#x} "
-                        "ref {:#x} c {:#x}",
-                        fast::isa_name(isa), M, N, K, e % M, e / M, got[e],
-                        ref[e], p.C[e]));
-                  }
-                }
-              }
+    for_each_variant(model, [&](const MmaModel& mdl, Fmt af, Fmt bf,
+                                const std::string& what) {
+      INFO(what);
+      ++sets;
+      size_t fails = 0;
+      for (size_t i = 0; i < per_pair; ++i) {
+        const int L = mdl.fdpa.L;
+        const int M = 16 + static_cast<int>(below(g, 56));
+        const int N = 1 + static_cast<int>(below(g, 5));
+        const int K = L * (1 + static_cast<int>(below(g, 4)));
+        const uint64_t r = g.next();
+        const bool big = r % 4 == 0;
+        GemmProblem p;
+        p.M = M;
+        p.N = N;
+        p.K = K;
+        p.layout = GemmLayout::kTN;
+        p.a_fmt = af;
+        p.b_fmt = bf;
+        const auto pick = [&](Fmt f) {
+          const uint64_t s = g.next() % 8;
+          const int style = s < 3 ? 0 : s < 5 ? 1 : s < 7 ? 3 : 2;
+          if (style == 2 && !big) return operand(g, f, 3);
+          return operand(g, f, style);
+        };
+        p.A.resize(size_t(M) * K);
+        p.B.resize(size_t(N) * K);
+        for (auto& v : p.A) v = pick(af);
+        for (auto& v : p.B) v = pick(bf);
+        if ((r >> 8) % 4 == 1) {  // each product, then its negation
+          for (int n = 0; n < N; ++n)
+            for (int k = 1; k < K; k += 2)
+              p.B[size_t(n) * K + k] = negated(bf, p.B[size_t(n) * K + k - 1]);
+          for (int m = 0; m < M; ++m)
+            for (int k = 1; k < K; k += 2)
+              p.A[size_t(m) * K + k] = p.A[size_t(m) * K + k - 1];
+        }
+        const bool zero_rows = (r >> 12) % 3 == 1;
+        // Half of those: every product of a zero row a zero of negative
+        // sign (A's row all -0, B without sign bits), so that with C = -0
+        // the chain stays -0 (where the format has a -0).
+        const bool neg_rows = zero_rows && (r >> 20) % 2 == 0;
+        if (zero_rows) {  // rows of A of zeros (-0 where there is one)
+          for (int m = 1; m < M; m += 3)
+            for (int k = 0; k < K; ++k)
+              p.A[size_t(m) * K + k] =
+                  (neg_rows || g.next() % 5 != 0) ? neg_zero_code(af) : 0;
+        }
+        if (neg_rows) {
+          const uint64_t sign =
+              bf == Fmt::kTF32 ? 0x80000000u : desc(bf).sign_mask();
+          for (auto& v : p.B) v &= ~sign;
+        }
+        p.C.resize(size_t(M) * N);
+        bool finite = true;
+        for (int n = 0; n < N; ++n) {
+          for (int m = 0; m < M; ++m) {
+            uint64_t& c = p.C[size_t(n) * M + m];
+            const uint64_t cr = g.next();
+            c = c_value(g, Fmt::kF32, false);
+            if (cr % 32 == 0)
+              c = std::array<uint64_t, 3>{0x7F800000u, 0xFF800000u,
+                                          0x7FC00001u}[(cr >> 8) % 3];
+            if (zero_rows && m % 3 == 1 && (cr >> 16) % 4 != 0) c = 0x80000000u;
+            finite = finite && (c & 0x7F800000u) != 0x7F800000u;
+          }
+        }
+        REQUIRE(fast::gemm_covers(mdl, p));
+        const std::vector<uint64_t> ref = reference_gemm(mdl, p);
+        elems += ref.size();
+        for (fast::Isa isa : test::isas()) {
+          size_t fb = 0;
+          const std::vector<uint64_t> got = fast::gemm_fast(mdl, p, isa, &fb);
+          if (finite && fb != 0) ++finite_slow;
+          for (size_t e = 0; e < ref.size(); ++e) {
+            if (got[e] != ref[e] && ++fails <= 5) {
+              UNSCOPED_INFO(fmt::format(
+                  "isa {} M{} N{} K{}: elem (m {}, n {}) fast {:#x} "
+                  "ref {:#x} c {:#x}",
+                  fast::isa_name(isa), M, N, K, e % M, e / M, got[e], ref[e],
+                  p.C[e]));
             }
-            CHECK(fails == 0);
           }
         }
       }
-    }
+      CHECK(fails == 0);
+    });
   }
   CHECK(sets >= 4 * 4);
   CHECK(finite_slow == 0);

@@ -105,28 +105,36 @@ struct PairwiseLut {
   std::vector<uint8_t> bad;
 };
 
-const PairwiseLut* pairwise_lut(Fmt f) {
+// The table build(f, n) of a format f of at most 16 bits (n = 2^bits
+// codes), made once per format and process and shared by every thread
+// (nullptr for wider formats): pairwise_lut and two_stage_lut.
+template <typename Lut, typename Build>
+const Lut* per_format_lut(Fmt f, Build build) {
   if (f == Fmt::kTF32 || desc(f).bits > 16) return nullptr;
   static std::mutex mu;
-  static std::map<Fmt, PairwiseLut> luts;
+  static std::map<Fmt, Lut> luts;
   const std::lock_guard<std::mutex> lock(mu);
   auto it = luts.find(f);
-  if (it == luts.end()) {
+  if (it == luts.end())
+    it = luts.emplace(f, build(f, size_t{1} << desc(f).bits)).first;
+  return &it->second;
+}
+
+const PairwiseLut* pairwise_lut(Fmt f) {
+  return per_format_lut<PairwiseLut>(f, [](Fmt fm, size_t n) {
     PairwiseLut t;
-    const size_t n = size_t{1} << desc(f).bits;
     t.plain.resize(n);
     t.flushed.resize(n);
     t.bad.resize(n);
     for (size_t i = 0; i < n; ++i) {
       bool b = false;
-      const Code c{false, f, i};
+      const Code c{false, fm, i};
       t.plain[i] = pairwise_operand(false, c, b);
       t.flushed[i] = pairwise_operand(true, c, b);
       t.bad[i] = b ? 1 : 0;
     }
-    it = luts.emplace(f, std::move(t)).first;
-  }
-  return &it->second;
+    return t;
+  });
 }
 
 // The decoded operand of code `code` of format f (read_code, then
@@ -284,27 +292,20 @@ Op lut_unpack(uint32_t w) {
 }
 
 const TwoStageLut* two_stage_lut(Fmt f) {
-  if (f == Fmt::kTF32 || desc(f).bits > 16) return nullptr;
-  static std::mutex mu;
-  static std::map<Fmt, TwoStageLut> luts;
-  const std::lock_guard<std::mutex> lock(mu);
-  auto it = luts.find(f);
-  if (it == luts.end()) {
+  return per_format_lut<TwoStageLut>(f, [](Fmt fm, size_t n) {
     TwoStageLut t;
-    const size_t n = size_t{1} << desc(f).bits;
     t.plain.resize(n);
     t.opmin.resize(n);
     for (size_t i = 0; i < n; ++i) {
-      const Code c{false, f, i};
+      const Code c{false, fm, i};
       bool b = false;
       const Op o = two_stage_operand(c, false, b);
       t.plain[i] = lut_pack(o, b);
       const Op om = two_stage_operand(c, true, b);
       t.opmin[i] = lut_pack(om, b);
     }
-    it = luts.emplace(f, std::move(t)).first;
-  }
-  return &it->second;
+    return t;
+  });
 }
 
 // read_code + two_stage_operand of a TF32 code (an f32 pattern; bits

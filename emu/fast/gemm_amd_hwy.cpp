@@ -18,6 +18,7 @@
 
 #include "emu/fast/fdpa_decode.h"
 #include "emu/fast/gemm_fast_impl.h"
+#include "emu/fast/hwy_pack-inl.h"
 #include "hwy/aligned_allocator.h"
 #include "hwy/highway.h"
 
@@ -143,20 +144,17 @@ using D32h = hn::Rebind<int32_t, D64>;
 using DF64 = hn::Repartition<double, D32>;
 using DF32h = hn::Rebind<float, DF64>;
 
-template <class V>
-HWY_INLINE V ShlV(V a, V b) {
-#if HWY_HAVE_SCALABLE
-  return hn::Shl(a, b);
+// Per-lane variable shifts (emu/fast/hwy_pack-inl.h).
+using ::mxc::fast::HWY_NAMESPACE::ShrV;
+
+// A right shift count sh >= 0 for ShrV, where any count >= 31 leaves 0 or
+// -1 (the floor): clamped below the lane width, except on x86, whose
+// variable shifts (vpsravd) already give the sign for counts >= 32.
+HWY_INLINE V32 Count(V32 sh) {
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128
+  return sh;
 #else
-  return a << b;
-#endif
-}
-template <class V>
-HWY_INLINE V ShrV(V a, V b) {
-#if HWY_HAVE_SCALABLE
-  return hn::Shr(a, b);
-#else
-  return a >> b;
+  return hn::Min(sh, hn::Set(D32(), 31));
 #endif
 }
 
@@ -170,7 +168,7 @@ HWY_INLINE void SetSum(const TwoStageArgs& a, size_t L, size_t split,
   const int32_t* bs = a.b_sig + n * K;
   const int32_t* be = a.b_exp + n * K;
   const int32_t* bn = a.b_neg + n * K;
-  const V32 k31 = hn::Set(d, 31), z = hn::Zero(d);
+  const V32 z = hn::Zero(d);
   // The product's exponent (the zero rule: under kFixed a zero product
   // aligns at e_zero).
   const auto pexp = [&](size_t k) HWY_ATTR {
@@ -185,7 +183,7 @@ HWY_INLINE void SetSum(const TwoStageArgs& a, size_t L, size_t split,
   for (size_t k = k0 + j; k < k0 + L; k += split) em = hn::Max(em, pexp(k));
   s = z;
   for (size_t k = k0 + j; k < k0 + L; k += split) {
-    const V32 sh = hn::Min(hn::Sub(em, pexp(k)), k31);
+    const V32 sh = Count(hn::Sub(em, pexp(k)));
     const V32 mag =
         hn::Mul(hn::LoadU(d, a.at_sig + k * M + m0), hn::Set(d, bs[k]));
     const V32 t = ShrV(mag, sh);  // mag >= 0: logical = arithmetic
@@ -206,162 +204,211 @@ HWY_INLINE bool AllNegZero(const TwoStageArgs& a, size_t m, size_t n,
   return true;
 }
 
-// 2^x of int32 lanes x (-1022 <= x <= 1023) as doubles.
-HWY_INLINE hn::Vec<DF64> Pow2(hn::Vec<D32h> x) {
-  const D64 d64;
-  return hn::BitCast(DF64(), hn::ShiftLeft<52>(hn::Add(hn::PromoteTo(d64, x),
-                                                       hn::Set(d64, 1023))));
+// 2^(x - 1023) of int32 lanes x (1 <= x <= 2046: the biased exponent) as
+// doubles.
+HWY_INLINE hn::Vec<DF64> Pow2Biased(hn::Vec<D32h> x) {
+  return hn::BitCast(DF64(), hn::ShiftLeft<52>(hn::PromoteTo(D64(), x)));
 }
 
-// One group of rows m0.. of column n through every chunk. kL, kSplit:
-// L and split as constants (0: a's), so that the common shapes unroll.
+// Stage 1 of chunk k0 of rows m0.. and column n: the joint e_max e and the
+// sum S of the sets' terms floored onto it. set_buf: split > 2 only.
 template <size_t kL, size_t kSplit, bool kOpmin>
-void Rows(const TwoStageArgs& a, size_t m0, size_t n0, size_t nn,
-          int32_t* buf0) {
+HWY_INLINE void Stage1(const TwoStageArgs& a, size_t m0, size_t n, size_t k0,
+                       int32_t* set_buf, V32& e, V32& S) {
   const size_t L = kL != 0 ? kL : a.L;
   const size_t split = kSplit != 0 ? kSplit : a.split;
   const D32 d;
-  const DF64 df64;
-  const DF32h df32h;
-  const D32h d32h;
-  const size_t V = hn::Lanes(d), V64n = hn::Lanes(df64);
-  // Per column: S, e, the stage-2 integers and exponents, the zero-check
-  // lanes, the binary32 results, C / D (at 6 V), the sets' sums and e_max.
-  const size_t stride = (8 + 2 * split) * V;
-  const int32_t F = a.F;
-  for (size_t jc = 0; jc < nn; ++jc) {
-    auto* c0 = reinterpret_cast<uint32_t*>(buf0 + jc * stride + 6 * V);
-    for (size_t i = 0; i < V; ++i) c0[i] = a.c[(n0 + jc) * a.M + m0 + i];
-  }
-  for (size_t k0 = 0; k0 < a.K; k0 += L) {
-    // The columns' chains are independent: one's stage 2 (a latency chain
-    // through C) overlaps the next one's work.
-    for (size_t jc = 0; jc < nn; ++jc) {
-      const size_t n = n0 + jc;
-      int32_t* sb = buf0 + jc * stride;
-      int32_t* eb = sb + V;
-      int32_t* pb = eb + V;
-      int32_t* qb = pb + V;
-      int32_t* zb = qb + V;
-      float* rb = reinterpret_cast<float*>(zb + V);
-      auto* cs = reinterpret_cast<uint32_t*>(zb + 2 * V);
-      int32_t* set_s = zb + 3 * V;
-      int32_t* set_e = set_s + split * V;
-      // Stage 1.
-      V32 e, S;
-      if (split == 1) {
-        SetSum(a, L, 1, kOpmin, m0, n, k0, 0, e, S);
-      } else if (split == 2) {
-        V32 e0, s0, e1, s1;
-        SetSum(a, L, 2, kOpmin, m0, n, k0, 0, e0, s0);
-        SetSum(a, L, 2, kOpmin, m0, n, k0, 1, e1, s1);
-        e = hn::Max(e0, e1);
-        const V32 k31 = hn::Set(d, 31);
-        S = hn::Add(ShrV(s0, hn::Min(hn::Sub(e, e0), k31)),
-                    ShrV(s1, hn::Min(hn::Sub(e, e1), k31)));  // arithmetic
-      } else {
-        e = hn::Set(d, INT32_MIN);
-        for (size_t j = 0; j < split; ++j) {
-          V32 em, s;
-          SetSum(a, L, split, kOpmin, m0, n, k0, j, em, s);
-          hn::Store(em, d, set_e + j * V);
-          hn::Store(s, d, set_s + j * V);
-          e = hn::Max(e, em);
-        }
-        S = hn::Zero(d);
-        const V32 k31 = hn::Set(d, 31);
-        for (size_t j = 0; j < split; ++j) {
-          const V32 sh = hn::Min(hn::Sub(e, hn::Load(d, set_e + j * V)), k31);
-          S = hn::Add(S, ShrV(hn::Load(d, set_s + j * V), sh));  // arithmetic
-        }
-      }
-      // Stage 2 in int32 lanes up to the two exact integers P (the sum
-      // floored to 31 bits below 2^Mx) and Cv (C floored to F bits), each
-      // split into a floor right shift done here and a left shift (2^pl,
-      // 2^cl) folded into its power-of-two factor below.
-      const hn::RebindToUnsigned<D32> du;
-      const V32 c = hn::BitCast(d, hn::Load(du, cs));
-      const V32 z = hn::Zero(d), k31 = hn::Set(d, 31);
-      const V32 ce =
-          hn::And(hn::BitCast(d, hn::ShiftRight<23>(hn::BitCast(du, c))),
-                  hn::Set(d, 0xFF));
-      const auto special = hn::Eq(ce, hn::Set(d, 0xFF));
-      const V32 mant = hn::And(c, hn::Set(d, 0x7FFFFF));
-      const V32 c_sig = hn::IfThenElse(
-          hn::Ne(ce, z), hn::Or(mant, hn::Set(d, 0x800000)), mant);
-      const V32 c_exp = hn::Sub(hn::Max(ce, hn::Set(d, 1)), hn::Set(d, 127));
-      const auto c_nz = hn::Ne(c_sig, z);
-      const V32 ec = hn::IfThenElse(c_nz, c_exp, hn::Set(d, a.c_zero_exp));
-      const V32 Mx = hn::Max(e, ec);
-      const V32 sh2 = hn::Add(hn::Sub(e, Mx), hn::Set(d, kTwoStageSumBits - F));
-      const V32 Pi = ShrV(S, hn::Min(hn::Max(hn::Sub(z, sh2), z), k31));
-      const V32 pl = hn::Max(sh2, z);
-      auto take_c = c_nz;
-      if (split > 1)
-        take_c = hn::AndNot(hn::Lt(ec, hn::Sub(Mx, hn::Set(d, F + 1))), take_c);
-      const V32 cv = hn::IfThenElse(hn::Lt(c, z), hn::Sub(z, c_sig), c_sig);
-      const V32 csh =
-          hn::Sub(hn::Sub(c_exp, hn::Set(d, 23)), hn::Sub(Mx, hn::Set(d, F)));
-      const V32 Ci = hn::IfThenElseZero(
-          take_c, ShrV(cv, hn::Min(hn::Max(hn::Sub(z, csh), z), k31)));
-      const V32 cl = hn::Max(csh, z);
-      // V = P + Cv * 2^(31 - F), |V| < 2^53, times 2^(Mx - 31): the two
-      // terms Pi * 2^(pl + Mx - 31) and Ci * 2^(cl + Mx - F) are exact
-      // doubles and so is their sum (V * 2^(Mx - 31): an integer below 2^53
-      // times a power of two in range); the one binary64 -> binary32
-      // conversion rounds it to nearest even (subnormals and the overflow to
-      // Inf included; no FTZ/DAZ), which is detail::finish_sum(kRneF32). A
-      // zero V gives +0.
-      hn::Store(Pi, d, sb);
-      hn::Store(Ci, d, eb);
-      hn::Store(hn::Add(pl, hn::Sub(Mx, hn::Set(d, kTwoStageSumBits))), d, pb);
-      hn::Store(hn::Add(cl, hn::Sub(Mx, hn::Set(d, F))), d, qb);
-      for (size_t i = 0; i < V; i += V64n) {
-        const auto pd = hn::PromoteTo(df64, hn::LoadU(d32h, sb + i));
-        const auto cd = hn::PromoteTo(df64, hn::LoadU(d32h, eb + i));
-        const auto vd = hn::Add(hn::Mul(pd, Pow2(hn::LoadU(d32h, pb + i))),
-                                hn::Mul(cd, Pow2(hn::LoadU(d32h, qb + i))));
-        hn::StoreU(hn::DemoteTo(df32h, vd), df32h, rb + i);
-      }
-      V32 r = hn::BitCast(d, hn::Load(hn::RebindToFloat<D32>(), rb));
-      if (!a.ieee_zero)
-        r = hn::IfThenZeroElse(hn::Eq(hn::And(r, hn::Set(d, 0x7FFFFFFF)), z),
-                               r);
-      // +0 with C = -0 under ZeroSign::kIeee: -0 when every product is a
-      // zero of negative sign (then V = 0), checked from the operands.
-      const auto zcheck = hn::AndNot(
-          special, hn::And(hn::Eq(r, z), hn::Eq(c, hn::Set(d, INT32_MIN))));
-      const bool any_zero = a.ieee_zero && !hn::AllFalse(d, zcheck);
-      if (any_zero) hn::Store(hn::VecFromMask(d, zcheck), d, zb);
-      // A NaN/Inf C is kept (a NaN made canonical).
-      r = hn::IfThenElse(
-          special,
-          hn::IfThenElse(hn::Ne(mant, z),
-                         hn::Set(d, static_cast<int32_t>(a.nan)), c),
-          r);
-      hn::Store(hn::BitCast(du, r), du, cs);
-      if (any_zero) {
-        for (size_t i = 0; i < V; ++i)
-          if (zb[i] != 0 && AllNegZero(a, m0 + i, n, k0)) cs[i] = 0x80000000u;
-      }
+  const size_t V = hn::Lanes(d);
+  if (split == 1) {
+    SetSum(a, L, 1, kOpmin, m0, n, k0, 0, e, S);
+  } else if (split == 2) {
+    V32 e0, s0, e1, s1;
+    SetSum(a, L, 2, kOpmin, m0, n, k0, 0, e0, s0);
+    SetSum(a, L, 2, kOpmin, m0, n, k0, 1, e1, s1);
+    e = hn::Max(e0, e1);
+    S = hn::Add(ShrV(s0, Count(hn::Sub(e, e0))),
+                ShrV(s1, Count(hn::Sub(e, e1))));  // arithmetic
+  } else {
+    int32_t* set_s = set_buf;
+    int32_t* set_e = set_buf + split * V;
+    e = hn::Set(d, INT32_MIN);
+    for (size_t j = 0; j < split; ++j) {
+      V32 em, s;
+      SetSum(a, L, split, kOpmin, m0, n, k0, j, em, s);
+      hn::Store(em, d, set_e + j * V);
+      hn::Store(s, d, set_s + j * V);
+      e = hn::Max(e, em);
     }
-  }
-  for (size_t jc = 0; jc < nn; ++jc) {
-    const auto* c0 =
-        reinterpret_cast<const uint32_t*>(buf0 + jc * stride + 6 * V);
-    for (size_t i = 0; i < V; ++i) a.out[(n0 + jc) * a.M + m0 + i] = c0[i];
+    S = hn::Zero(d);
+    for (size_t j = 0; j < split; ++j) {
+      const V32 sh = Count(hn::Sub(e, hn::Load(d, set_e + j * V)));
+      S = hn::Add(S, ShrV(hn::Load(d, set_s + j * V), sh));  // arithmetic
+    }
   }
 }
 
+// Stage 2 of chunk k0 of rows m0.. and column n: C's f32 bits c (the
+// previous chunk's D) to D's, from stage 1's e and S. buf: 6 vectors of
+// scratch.
+HWY_INLINE V32 Stage2(const TwoStageArgs& a, size_t split, size_t m0, size_t n,
+                      size_t k0, V32 e, V32 S, V32 c, int32_t* buf) {
+  const D32 d;
+  const hn::RebindToUnsigned<D32> du;
+  const DF64 df64;
+  const DF32h df32h;
+  const size_t V = hn::Lanes(d);
+  const int32_t F = a.F;
+  // In int32 lanes up to the two exact integers P (the sum floored to 31
+  // bits below 2^Mx) and Cv (C floored to F bits), each as a floor right
+  // shift done here and a power-of-two factor below.
+  const V32 z = hn::Zero(d);
+  const V32 ce = hn::And(hn::BitCast(d, hn::ShiftRight<23>(hn::BitCast(du, c))),
+                         hn::Set(d, 0xFF));
+  const auto special = hn::Eq(ce, hn::Set(d, 0xFF));
+  const V32 mant = hn::And(c, hn::Set(d, 0x7FFFFF));
+  const V32 c_sig =
+      hn::IfThenElse(hn::Ne(ce, z), hn::Or(mant, hn::Set(d, 0x800000)), mant);
+  const V32 c_exp = hn::Sub(hn::Max(ce, hn::Set(d, 1)), hn::Set(d, 127));
+  const auto c_nz = hn::Ne(c_sig, z);
+  const V32 ec = hn::IfThenElse(c_nz, c_exp, hn::Set(d, a.c_zero_exp));
+  const V32 Mx = hn::Max(e, ec);
+  // P: S * 2^(e - F) floored to 2^(Mx - 31), i.e. Pi = S >> (Mx - E1)
+  // (floor) when E1 = e + 31 - F is below Mx, else Pi = S and the factor
+  // 2^(E1 - Mx) joins 2^(Mx - 31): Pi * 2^(max(E1, Mx) - 31).
+  const V32 E1 = hn::Add(e, hn::Set(d, kTwoStageSumBits - F));
+  const V32 Pi = ShrV(S, Count(hn::Max(hn::Sub(Mx, E1), z)));
+  // Cv the same way: C = c_sig * 2^(c_exp - 23) floored to 2^(Mx - F),
+  // E2 = c_exp - 23 + F: Ci * 2^(max(E2, Mx) - F).
+  auto take_c = c_nz;
+  if (split > 1)
+    take_c = hn::AndNot(hn::Lt(ec, hn::Sub(Mx, hn::Set(d, F + 1))), take_c);
+  const V32 cv = hn::IfThenElse(hn::Lt(c, z), hn::Sub(z, c_sig), c_sig);
+  const V32 E2 = hn::Add(c_exp, hn::Set(d, F - 23));
+  const V32 Ci =
+      hn::IfThenElseZero(take_c, ShrV(cv, Count(hn::Max(hn::Sub(Mx, E2), z))));
+  // V = P + Cv * 2^(31 - F), |V| < 2^53, times 2^(Mx - 31): the two terms
+  // Pi * 2^(max(E1, Mx) - 31) and Ci * 2^(max(E2, Mx) - F) are exact
+  // doubles and so is their sum (V * 2^(Mx - 31): an integer below 2^53
+  // times a power of two in range); the one binary64 -> binary32
+  // conversion rounds it to nearest even (subnormals and the overflow to
+  // Inf included; no FTZ/DAZ), which is detail::finish_sum(kRneF32). A
+  // zero V gives +0. pe, qe: the factors' biased exponents (the exponents
+  // lie in -1022..1023).
+  const V32 pe = hn::Add(hn::Max(E1, Mx), hn::Set(d, 1023 - kTwoStageSumBits));
+  const V32 qe = hn::Add(hn::Max(E2, Mx), hn::Set(d, 1023 - F));
+  const auto half = [&](hn::Vec<D32h> pi, hn::Vec<D32h> ci, hn::Vec<D32h> p2,
+                        hn::Vec<D32h> q2) HWY_ATTR {
+    // Both products and the sum are exact: one fused multiply-add.
+    const auto vd =
+        hn::MulAdd(hn::PromoteTo(df64, pi), Pow2Biased(p2),
+                   hn::Mul(hn::PromoteTo(df64, ci), Pow2Biased(q2)));
+    return hn::DemoteTo(df32h, vd);
+  };
+  V32 r;
+#if HWY_HAVE_SCALABLE || HWY_TARGET == HWY_SCALAR
+  // Through memory: SVE vectors have no halves of a fixed type here, and
+  // HWY_SCALAR has one lane.
+  const D32h d32h;
+  const size_t V64n = hn::Lanes(df64);
+  float* rb = reinterpret_cast<float*>(buf + 4 * V);
+  hn::Store(Pi, d, buf);
+  hn::Store(Ci, d, buf + V);
+  hn::Store(pe, d, buf + 2 * V);
+  hn::Store(qe, d, buf + 3 * V);
+  for (size_t i = 0; i < V; i += V64n)
+    hn::StoreU(half(hn::LoadU(d32h, buf + i), hn::LoadU(d32h, buf + V + i),
+                    hn::LoadU(d32h, buf + 2 * V + i),
+                    hn::LoadU(d32h, buf + 3 * V + i)),
+               df32h, rb + i);
+  r = hn::BitCast(d, hn::Load(hn::RebindToFloat<D32>(), rb));
+#else
+  // In registers: the low and high halves (a store of the halves and a
+  // reload of the whole vector would stall the chain through C).
+  const hn::Half<D32> dh;
+  const auto lo = half(hn::LowerHalf(dh, Pi), hn::LowerHalf(dh, Ci),
+                       hn::LowerHalf(dh, pe), hn::LowerHalf(dh, qe));
+  const auto hi = half(hn::UpperHalf(dh, Pi), hn::UpperHalf(dh, Ci),
+                       hn::UpperHalf(dh, pe), hn::UpperHalf(dh, qe));
+  r = hn::BitCast(d, hn::Combine(hn::RebindToFloat<D32>(), hi, lo));
+#endif
+  if (!a.ieee_zero)
+    r = hn::IfThenZeroElse(hn::Eq(hn::And(r, hn::Set(d, 0x7FFFFFFF)), z), r);
+  // The rare lanes: a NaN/Inf C, or C = -0 (under ZeroSign::kIeee a +0
+  // result may have to be -0).
+  if (HWY_LIKELY(
+          hn::AllFalse(d, hn::Or(special, hn::Eq(c, hn::Set(d, INT32_MIN)))))) {
+    return r;
+  }
+  // +0 with C = -0 under ZeroSign::kIeee: -0 when every product is a
+  // zero of negative sign (then V = 0), checked from the operands.
+  const auto zcheck = hn::AndNot(
+      special, hn::And(hn::Eq(r, z), hn::Eq(c, hn::Set(d, INT32_MIN))));
+  // A NaN/Inf C is kept (a NaN made canonical).
+  r = hn::IfThenElse(special,
+                     hn::IfThenElse(hn::Ne(mant, z),
+                                    hn::Set(d, static_cast<int32_t>(a.nan)), c),
+                     r);
+  if (a.ieee_zero && !hn::AllFalse(d, zcheck)) {
+    int32_t* zb = buf + 4 * V;
+    int32_t* db = buf + 5 * V;
+    hn::Store(hn::VecFromMask(d, zcheck), d, zb);
+    hn::Store(r, d, db);
+    for (size_t i = 0; i < V; ++i)
+      if (zb[i] != 0 && AllNegZero(a, m0 + i, n, k0)) db[i] = INT32_MIN;
+    r = hn::Load(d, db);
+  }
+  return r;
+}
+
+// Rows m0.. of columns n0 .. n0 + nn - 1 (nn = 1 or 2) through every chunk,
+// C in registers. kL, kSplit: L and split as constants (0: a's), so that
+// the common shapes unroll. buf: Stage1's and Stage2's scratch.
+template <size_t kL, size_t kSplit, bool kOpmin>
+void Rows(const TwoStageArgs& args, size_t m0, size_t n0, size_t nn,
+          int32_t* buf) {
+  // A local copy: the stores to buf and out cannot alias it, so its fields
+  // (and the constant vectors made from them) stay in registers.
+  const TwoStageArgs a = args;
+  const size_t L = kL != 0 ? kL : a.L;
+  const size_t split = kSplit != 0 ? kSplit : a.split;
+  const D32 d;
+  const size_t V = hn::Lanes(d);
+  int32_t* set_buf = buf + 6 * V;
+  const auto* c_in = reinterpret_cast<const int32_t*>(a.c);
+  auto* out = reinterpret_cast<int32_t*>(a.out);
+  if (nn == 2) {
+    // The two columns' chains are independent: one's stage 2 (a latency
+    // chain through C) overlaps the other's work.
+    V32 c0 = hn::LoadU(d, c_in + n0 * a.M + m0);
+    V32 c1 = hn::LoadU(d, c_in + (n0 + 1) * a.M + m0);
+    for (size_t k0 = 0; k0 < a.K; k0 += L) {
+      V32 e0, s0, e1, s1;
+      Stage1<kL, kSplit, kOpmin>(a, m0, n0, k0, set_buf, e0, s0);
+      c0 = Stage2(a, split, m0, n0, k0, e0, s0, c0, buf);
+      Stage1<kL, kSplit, kOpmin>(a, m0, n0 + 1, k0, set_buf, e1, s1);
+      c1 = Stage2(a, split, m0, n0 + 1, k0, e1, s1, c1, buf);
+    }
+    hn::StoreU(c0, d, out + n0 * a.M + m0);
+    hn::StoreU(c1, d, out + (n0 + 1) * a.M + m0);
+  } else {
+    V32 c0 = hn::LoadU(d, c_in + n0 * a.M + m0);
+    for (size_t k0 = 0; k0 < a.K; k0 += L) {
+      V32 e0, s0;
+      Stage1<kL, kSplit, kOpmin>(a, m0, n0, k0, set_buf, e0, s0);
+      c0 = Stage2(a, split, m0, n0, k0, e0, s0, c0, buf);
+    }
+    hn::StoreU(c0, d, out + n0 * a.M + m0);
+  }
+}
 }  // namespace ts
 
 size_t TwoStage(const TwoStageArgs& a) {
   const size_t V = hn::Lanes(ts::D32());
   const size_t whole = a.M - a.M % V;
   if (whole == 0) return 0;
-  // Per group and column (two): Rows' buffers. SVE vectors are sizeless:
-  // arrays, not vectors of vectors.
-  auto buf = hwy::AllocateAligned<int32_t>(2 * (8 + 2 * a.split) * V);
+  // Rows' scratch. SVE vectors are sizeless: arrays, not vectors of
+  // vectors.
+  auto buf = hwy::AllocateAligned<int32_t>((6 + 2 * a.split) * V);
   // Row groups outside: a group's A (K x Lanes) stays in cache across n.
   using RowsFn =
       void (*)(const TwoStageArgs&, size_t, size_t, size_t, int32_t*);
