@@ -436,11 +436,12 @@ void NvRows(const Nvfp4Profile& p, const NvTab& t, size_t nb, const uint32_t* x,
   const size_t N = hn::Lanes(d);
   const Nvfp4Candidate& c = t.plan.cand[0];
   HWY_ALIGN uint32_t am[16], sc[16];
-  // Groups of N blocks: N amaxes, then N scale codes in one vector.
+  // Groups of N blocks: N amaxes (block j in lane j: GroupAbsMax of
+  // quantize_simd-inl.h, every target), then N scale codes in one vector.
   size_t b = 0;
   for (; b + N <= nb; b += N) {
     const uint32_t* xg = x + b * 16;
-    for (size_t j = 0; j < N; ++j) am[j] = AbsMax(xg + 16 * j, 16);
+    GroupAbsMax(xg, 16, am);
     const V16 s = ScaleCodes(t, c, hn::Load(d, am));
     hn::Store(s, d, sc);
     StoreBytes(s, scales + b);
