@@ -116,31 +116,6 @@ HWY_INLINE void Block16(const NvTab& t, const Nvfp4Candidate& c, uint32_t s,
 }
 
 #if HWY_TARGET != HWY_SCALAR
-// The amaxes (magnitude bits) of N blocks of 16 at x, block j in lane j:
-// per block the lane-wise max of its 16 / N vectors, then log2(N) halvings
-// (the max of the even and the odd lanes of two neighbours; after them
-// lane j holds block j's), through the aligned buffer m (16 N values).
-HWY_INLINE V16 GroupAbsMax(const uint32_t* x, uint32_t* m) {
-  const D16 d;
-  const size_t N = hn::Lanes(d);
-  const V16 abs = hn::Set(d, 0x7FFFFFFFu);
-  for (size_t j = 0; j < N; ++j) {
-    V16 v = hn::And(hn::LoadU(d, x + 16 * j), abs);
-    for (size_t i = N; i < 16; i += N)
-      v = hn::Max(v, hn::And(hn::LoadU(d, x + 16 * j + i), abs));
-    hn::Store(v, d, m + j * N);
-  }
-  for (size_t n = N; n > 1; n /= 2) {
-    for (size_t q = 0; q < n / 2; ++q) {
-      const V16 a = hn::Load(d, m + 2 * q * N),
-                b = hn::Load(d, m + (2 * q + 1) * N);
-      hn::Store(hn::Max(hn::ConcatEven(d, b, a), hn::ConcatOdd(d, b, a)), d,
-                m + q * N);
-    }
-  }
-  return hn::Load(d, m);
-}
-
 // The E2M1 magnitude code of y >= 0 (not NaN): Cvt<1> less its |y| (the
 // 4over6 kernel multiplies |x| by a non-negative operand).
 HWY_INLINE V16 MagE2M1(V16 y, V16 t, V16 c0, V16 mx) {
@@ -156,8 +131,8 @@ HWY_INLINE V16 MagE2M1(V16 y, V16 t, V16 c0, V16 mx) {
 
 // The sums of N blocks' partial sums (block j's N lanes at m + j N), block
 // j in lane j: log2(N) halvings (the sum of the even and the odd lanes of
-// two neighbours), as GroupAbsMax. The order of the additions is not the
-// reference's: see Decide.
+// two neighbours), as GroupAbsMax (quantize_simd-inl.h). The order of
+// the additions is not the reference's: see Decide.
 HWY_INLINE hn::Vec<hn::RebindToFloat<D16>> GroupSum(float* m) {
   const hn::RebindToFloat<D16> df;
   const size_t N = hn::Lanes(df);
@@ -311,7 +286,6 @@ void Rows4over6T(const Nvfp4Profile& p, const NvTab& t, size_t nb,
   const size_t N = hn::Lanes(d);
   const Nvfp4Plan& pl = t.plan;
   HWY_ALIGN uint32_t am[kChunk], sc[2][kChunk], take[kChunk], redo[kChunk];
-  HWY_ALIGN uint32_t buf[16 * 16];
   HWY_ALIGN uint32_t qs[2][kChunk * 16];
   HWY_ALIGN float part[2][16 * 16];
   // Signed compares (both sides below 2^31).
@@ -327,7 +301,8 @@ void Rows4over6T(const Nvfp4Profile& p, const NvTab& t, size_t nb,
     // replaced by the reference below).
     auto off = hn::Gt(hn::Zero(di), hn::Zero(di));
     for (size_t g = 0; g < w; g += N) {
-      const V16 amax = GroupAbsMax(xc + g * 16, buf);
+      GroupAbsMax(xc + g * 16, 16, am + g);  // quantize_simd-inl.h
+      const V16 amax = hn::Load(d, am + g);
       // The steps both candidates begin with, once (without NaN checks
       // only: a NaN check of the shared steps would be one more mask).
       V16 shared = amax;
@@ -340,7 +315,6 @@ void Rows4over6T(const Nvfp4Profile& p, const NvTab& t, size_t nb,
       }
       const V16 s0 = ScaleCodes<kNanCheck>(t, pl.cand[0], shared, from),
                 s1 = ScaleCodes<kNanCheck>(t, pl.cand[1], shared, from);
-      hn::Store(amax, d, am + g);
       hn::Store(s0, d, sc[0] + g);
       hn::Store(s1, d, sc[1] + g);
       off = hn::Or(off, hn::Gt(hn::BitCast(di, amax), flt_max));  // NaN, Inf
