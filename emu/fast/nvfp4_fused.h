@@ -26,6 +26,11 @@ struct NvTab {
   // constants, by the reference f32_mul / f32_div), padded for a 16-lane
   // load at s = 127.
   uint32_t errv[8 * 128 + 16];
+  // The 4over6 kernel's E2M1 conversion (nvfp4_hwy.cpp MagE2M1), per binade
+  // k = E(a) - E(T) of a = min(y, MAX) at or above T (k <= 2 < 4, the
+  // fewest lanes of a target that runs it): mag_c[k] = C0 + (k << 23) (Cvt's
+  // C) and mag_c2[k] = mag_c[k] - (k << 1); 16 entries (one vector).
+  uint32_t mag_c[16], mag_c2[16];
   // Every candidate's operand exact for every scale code (Nvfp4Candidate::
   // exact): the kernels need not look each block's codes up.
   bool exact_all;

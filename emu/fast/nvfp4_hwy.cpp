@@ -117,16 +117,21 @@ HWY_INLINE void Block16(const NvTab& t, const Nvfp4Candidate& c, uint32_t s,
 
 #if HWY_TARGET != HWY_SCALAR
 // The E2M1 magnitude code of y >= 0 (not NaN): Cvt<1> less its |y| (the
-// 4over6 kernel multiplies |x| by a non-negative operand).
-HWY_INLINE V16 MagE2M1(V16 y, V16 t, V16 c0, V16 mx) {
+// 4over6 kernel multiplies |x| by a non-negative operand), with Cvt's two
+// binade constants looked up: a = min(y, MAX), k = E(max(a, T)) - E(T) =
+// (max(a, T) - T) >> 23 (T a power of two; k < 4 <= Lanes: NvTab::mag_c),
+// C = C0 + (k << 23), and Cvt's bits(sum) - bits(C) + (k << M) as
+// bits(sum) - (C - (k << 1)): one operation fewer than Cvt's.
+HWY_INLINE V16 MagE2M1(V16 y, V16 t, V16 mx, V16 lc, V16 lc2) {
   const D16 d;
   const hn::RebindToFloat<D16> df;
   const V16 a = hn::Min(y, mx);
-  const V16 eb = hn::Sub(hn::Max(hn::And(a, hn::Set(d, 0x7F800000u)), t), t);
-  const V16 c = hn::Add(eb, c0);
+  const auto k =
+      hn::IndicesFromVec(d, hn::ShiftRight<23>(hn::Sub(hn::Max(a, t), t)));
+  const V16 c = hn::TableLookupLanes(lc, k);
   const V16 sum =
       hn::BitCast(d, hn::Add(hn::BitCast(df, a), hn::BitCast(df, c)));
-  return hn::Add(hn::Sub(sum, c), hn::ShiftRight<22>(eb));
+  return hn::Sub(sum, hn::TableLookupLanes(lc2, k));
 }
 
 // The sums of N blocks' partial sums (block j's N lanes at m + j N), block
@@ -168,8 +173,8 @@ HWY_INLINE void CandidateTerms(const NvTab& t, const uint32_t* sc0,
   const hn::RebindToSigned<D16> di;
   const size_t N = hn::Lanes(d);
   const V16 abs = hn::Set(d, 0x7FFFFFFFu);
-  const V16 ct = hn::Set(d, t.ce.t), cc0 = hn::Set(d, t.ce.c0),
-            cmx = hn::Set(d, t.ce.max);
+  const V16 ct = hn::Set(d, t.ce.t), cmx = hn::Set(d, t.ce.max);
+  const V16 lc = hn::LoadU(d, t.mag_c), lc2 = hn::LoadU(d, t.mag_c2);
   const uint32_t* op0 = t.plan.cand[0].operand.data();
   const uint32_t* op1 = t.plan.cand[1].operand.data();
   // The 8 values of a scale code fit one vector from 8 lanes up (a lane
@@ -185,8 +190,8 @@ HWY_INLINE void CandidateTerms(const NvTab& t, const uint32_t* sc0,
     for (size_t i = 0; i < 16; i += N) {
       const auto ax =
           hn::BitCast(df, hn::And(hn::LoadU(d, xg + 16 * j + i), abs));
-      const V16 m0 = MagE2M1(hn::BitCast(d, hn::Mul(ax, o0)), ct, cc0, cmx);
-      const V16 m1 = MagE2M1(hn::BitCast(d, hn::Mul(ax, o1)), ct, cc0, cmx);
+      const V16 m0 = MagE2M1(hn::BitCast(d, hn::Mul(ax, o0)), ct, cmx, lc, lc2);
+      const V16 m1 = MagE2M1(hn::BitCast(d, hn::Mul(ax, o1)), ct, cmx, lc, lc2);
       hn::Store(m0, d, q0 + 16 * j + i);
       hn::Store(m1, d, q1 + 16 * j + i);
       // fl(fl(fl(q * s) * A) / D) from the table (t.errv).
