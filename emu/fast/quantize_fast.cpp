@@ -133,7 +133,7 @@ uint32_t fill_code(const MxProfile& p, Fmt elem) {
 
 void build_fused(ScaleTab& t, const MxProfile& p, Fmt elem) {
   for (int E = 0; E < 256; ++E) {
-    t.etab[E] = {t.thr[E], t.lo[E], t.hi[E], t.slow[E], 0};
+    t.etab[E] = {t.thr[E], {t.lo[E], t.hi[E]}, t.slow[E], 0};
   }
   t.ek = detail::elem_k(elem);
   // An f32 product x * 2^d that overflows is +-Inf, which the satfinite
