@@ -181,8 +181,7 @@ void nv_init(NvTab& t, const Nvfp4Profile& p, uint32_t tv) {
   (void)conv_const(t.ks, 0, t.cs);
   (void)conv_const(t.ke, 0, t.ce);
   // MagE2M1's binades (T a power of two: Cvt's eb is k << 23).
-  if ((t.ce.t & 0x7FFFFFu) != 0 || (t.ce.max >> 23) - (t.ce.t >> 23) >= 4)
-  {
+  if ((t.ce.t & 0x7FFFFFu) != 0 || (t.ce.max >> 23) - (t.ce.t >> 23) >= 4) {
     std::fprintf(stderr,
                  "mxc internal error: E2M1 conversion constants outside "
                  "MagE2M1's table (emu/fast/nvfp4_fused.h NvTab::mag_c)\n");

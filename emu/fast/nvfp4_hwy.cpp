@@ -420,11 +420,12 @@ void NvRows(const Nvfp4Profile& p, const NvTab& t, size_t nb, const uint32_t* x,
   size_t b = 0;
   for (; b + N <= nb; b += N) {
     const uint32_t* xg = x + b * 16;
-    GroupAbsMax(xg, 16, am);
+    GroupAbsMax<false>(xg, 16, am);
     const V16 s = ScaleCodes(t, c, hn::Load(d, am));
     hn::Store(s, d, sc);
     StoreBytes(s, scales + b);
     for (size_t j = 0; j < N; ++j) {
+      PrefetchAhead(xg + 16 * j, 16);  // spread over the group
       if (am[j] >= 0x7F800000u || !Exact(c, sc[j])) {
         nv_block_ref(p, t.tv, xg + 16 * j, 1, scales + b + j,
                      codes + (b + j) * 16, 1);

@@ -181,9 +181,10 @@ void RowsT(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
   HWY_ALIGN uint32_t am[16];
   size_t b = 0;
   for (; b + N <= nb; b += N) {
-    GroupAbsMax(x + b * B, B, am);
+    GroupAbsMax<false>(x + b * B, B, am);
     for (size_t j = 0; j < N; ++j) {
       const uint32_t* xb = x + (b + j) * B;
+      PrefetchAhead(xb, B);  // spread over the group (quantize_simd-inl.h)
       RowBlock<M, Z, R>(k, B, am[j], xb, scales + b + j, codes + (b + j) * B);
     }
   }

@@ -146,16 +146,32 @@ HWY_INLINE uint32_t AbsMax(const uint32_t* x, size_t n) {
   return hn::GetLane(hn::MaxOfLanes(d, m));
 }
 
-// How far ahead GroupAbsMax prefetches: 4 KiB, two groups of 16 MX blocks
-// of 32 f32 (2 and 8 KiB measured within noise of it; none: 1.3x
-// slower at 2^20 elements, 1.8x at 2^24).
+// The input lines kPrefetchBytes ahead of x[0, n), one prefetch per
+// 64-byte line. The row kernels stream their input from L3 or memory (a
+// 2^20-element f32 tensor is twice L2), and the hardware prefetchers alone
+// left the amax load a quarter of the MXFP8 rows' samples (perf). Issued
+// once per block while the blocks of the group before are converted (MX and
+// one-candidate NVFP4 rows), not in a burst with the group's amax loads,
+// which filled the line-fill buffers (the prefetch itself then stalled: a
+// sixth of the samples). 4 KiB: 2 and 8 KiB measured slower or the same,
+// prefetcht1 slower. The address is made as an integer: a prefetch past
+// the end of x neither faults nor reads, and forms no out-of-range pointer.
 constexpr uintptr_t kPrefetchBytes = 4096;
+
+HWY_INLINE void PrefetchAhead(const uint32_t* x, size_t n) {
+  for (size_t i = 0; i < n; i += 16)
+    hwy::Prefetch(reinterpret_cast<const uint32_t*>(
+        reinterpret_cast<uintptr_t>(x + i) + kPrefetchBytes));
+}
 
 // The amaxes of Lanes(D16()) consecutive blocks of n elements each (n a
 // multiple of Lanes) into am[0 .. Lanes): each block's lanes are max-ed
 // into one vector, then the vectors are reduced pairwise, ConcatOdd /
 // ConcatEven and Max (lane j of the result is block j): 3 (Lanes - 1)
 // shuffles and maxes for the group instead of a MaxOfLanes per block.
+// kPrefetch: each block's lines kPrefetchBytes ahead with its loads (for
+// callers that do not spread them, PrefetchAhead).
+template <bool kPrefetch = true>
 HWY_INLINE void GroupAbsMax(const uint32_t* x, size_t n, uint32_t* am) {
 #if HWY_HAVE_SCALABLE || HWY_TARGET == HWY_SCALAR
   // SVE vectors are sizeless (no arrays of them); one lane has nothing to
@@ -168,16 +184,7 @@ HWY_INLINE void GroupAbsMax(const uint32_t* x, size_t n, uint32_t* am) {
   V16 v[16];
   for (size_t j = 0; j < N; ++j) {
     const uint32_t* xb = x + j * n;
-    // The lines kPrefetchBytes ahead, one prefetch per 64-byte line: the
-    // rows stream from L3 or memory (a 2^20-element f32 tensor is twice
-    // L2), and the hardware prefetchers alone leave this load the kernel's
-    // stall (perf: a quarter of the MXFP8 row samples); with it the MXFP8
-    // rows of 2^20 f32 run 1.3x, of 2^24 1.8x (docs/performance.md). The
-    // address is made as an integer: a prefetch past the end of x neither
-    // faults nor reads (and forms no out-of-range pointer).
-    for (size_t i = 0; i < n; i += 16)
-      hwy::Prefetch(reinterpret_cast<const uint32_t*>(
-          reinterpret_cast<uintptr_t>(xb + i) + kPrefetchBytes));
+    if constexpr (kPrefetch) PrefetchAhead(xb, n);
     V16 m = hn::And(hn::LoadU(d, xb), abs);
     for (size_t i = N; i < n; i += N)
       m = hn::Max(m, hn::And(hn::LoadU(d, xb + i), abs));
