@@ -306,7 +306,7 @@ void Rows4over6T(const Nvfp4Profile& p, const NvTab& t, size_t nb,
     // replaced by the reference below).
     auto off = hn::Gt(hn::Zero(di), hn::Zero(di));
     for (size_t g = 0; g < w; g += N) {
-      GroupAbsMax(xc + g * 16, 16, am + g);  // quantize_simd-inl.h
+      GroupAbsMax<true, 16>(xc + g * 16, 16, am + g);  // quantize_simd-inl.h
       const V16 amax = hn::Load(d, am + g);
       // The steps both candidates begin with, once (without NaN checks
       // only: a NaN check of the shared steps would be one more mask).
@@ -420,7 +420,7 @@ void NvRows(const Nvfp4Profile& p, const NvTab& t, size_t nb, const uint32_t* x,
   size_t b = 0;
   for (; b + N <= nb; b += N) {
     const uint32_t* xg = x + b * 16;
-    GroupAbsMax<false>(xg, 16, am);
+    GroupAbsMax<false, 16>(xg, 16, am);
     const V16 s = ScaleCodes(t, c, hn::Load(d, am));
     hn::Store(s, d, sc);
     StoreBytes(s, scales + b);

@@ -181,7 +181,11 @@ void RowsT(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
   HWY_ALIGN uint32_t am[16];
   size_t b = 0;
   for (; b + N <= nb; b += N) {
-    GroupAbsMax<false>(x + b * B, B, am);
+    if (B == 32) {  // the MX block
+      GroupAbsMax<false, 32>(x + b * B, B, am);
+    } else {
+      GroupAbsMax<false>(x + b * B, B, am);
+    }
     for (size_t j = 0; j < N; ++j) {
       const uint32_t* xb = x + (b + j) * B;
       PrefetchAhead(xb, B);  // spread over the group (quantize_simd-inl.h)

@@ -171,8 +171,11 @@ HWY_INLINE void PrefetchAhead(const uint32_t* x, size_t n) {
 // shuffles and maxes for the group instead of a MaxOfLanes per block.
 // kPrefetch: each block's lines kPrefetchBytes ahead with its loads (for
 // callers that do not spread them, PrefetchAhead).
-template <bool kPrefetch = true>
-HWY_INLINE void GroupAbsMax(const uint32_t* x, size_t n, uint32_t* am) {
+// kN: n known at compile time (0: not), so that the loops unroll and the
+// block vectors stay in registers.
+template <bool kPrefetch = true, size_t kN = 0>
+HWY_INLINE void GroupAbsMax(const uint32_t* x, size_t n_arg, uint32_t* am) {
+  const size_t n = kN != 0 ? kN : n_arg;
 #if HWY_HAVE_SCALABLE || HWY_TARGET == HWY_SCALAR
   // SVE vectors are sizeless (no arrays of them); one lane has nothing to
   // reduce: a MaxOfLanes per block.
