@@ -40,6 +40,7 @@ struct ScaleTab {
   // The fused kernels' tables (quantize_fused.h).
   detail::EScale etab[256];
   detail::SConst sc[256];
+  detail::BConst bc[detail::kBConsts];
   detail::ElemK ek;
 
   bool same(const MxProfile& p, Fmt e) const {
@@ -174,6 +175,20 @@ void build_fused(ScaleTab& t, const MxProfile& p, Fmt elem) {
       c.lim = -1;
     }
   }
+  // The block index table (quantize_fused.h BConst): what RowBlock decides
+  // from etab and sc for amax in binade E on side h of thr[E] (amax = 0:
+  // kZeroIndex, binade 0 for the lim test).
+  auto entry = [&](int E, uint8_t s, bool slow) {
+    const detail::SConst& c = t.sc[s];
+    detail::BConst b{c.t, c.c0, c.max, s, 0, {0, 0}};
+    b.ok = !slow && E <= c.lim ? 1 : 0;
+    return b;
+  };
+  for (int E = 0; E < 256; ++E) {
+    for (int h = 0; h < 2; ++h)
+      t.bc[2 * E + h] = entry(E, t.etab[E].byte[h], t.etab[E].slow != 0);
+  }
+  t.bc[detail::kZeroIndex] = entry(0, t.zero_byte, false);
 }
 
 void build(ScaleTab& t, const MxProfile& p, Fmt elem) {
@@ -443,6 +458,8 @@ detail::MxKern kern(const MxProfile& p, Fmt elem) {
   k.code_neg_zero = z.code_neg_zero;
   k.scaled_zero = z.scaled_zero;
   k.neg_zero_code = z.neg_zero_code;
+  k.thr = t.thr;
+  k.bc = t.bc;
   return k;
 }
 

@@ -95,6 +95,21 @@ struct alignas(32) SConst {  // one per 32 bytes: no entry spans two lines
   int16_t lim_ps = -1;
 };
 
+// Per block index (mx_block_index: 2 E + (amax's significand >= thr), E
+// amax's biased exponent; kZeroIndex for amax = 0): the scale byte s and
+// the constants of sc[s], for the row kernels' common path. ok: the block
+// takes that path (the binade is not slow, E <= sc[s].lim: no pre-scale, no
+// fill, no reference; NaN and Inf blocks, E = 255, are slow), else the
+// per-block path with the amax (RowBlock) decides as before. Built from
+// etab and sc (quantize_fast.cpp build_fused): the same decisions, read
+// with one load per block instead of the chain of lookups and tests.
+struct alignas(16) BConst {
+  uint32_t t, c0, max;
+  uint8_t s, ok, pad[2];
+};
+constexpr uint32_t kZeroIndex = 512;
+constexpr size_t kBConsts = 513;
+
 // One element format's parameters for the conversion above.
 struct ElemK {
   int m;
@@ -130,6 +145,10 @@ struct MxKern {
   // below SConst::zl give 0 (scaled_zero).
   bool code_neg_zero = false, scaled_zero = false;
   uint8_t neg_zero_code = 0;
+  // The block index tables (BConst): thr[E] (the significand threshold of
+  // etab, contiguous for a vector gather) and bc[kBConsts].
+  const uint32_t* thr = nullptr;
+  const BConst* bc = nullptr;
 };
 
 // The largest |x| (f32 bits) with x * 2^d rounding to zero in f32:

@@ -125,6 +125,29 @@ HWY_INLINE void RowBlockHalfUp(const MxKern& k, size_t B, uint8_t s,
 constexpr int kPlain = -1, kHalfUpAway = -2, kHalfUpEven = -3,
               kHalfUpEvenRne = -4;
 
+// A block's elements under scale byte s whose constants (c: t, c0, max)
+// need no pre-scale (E(amax) <= lim): the element loop of R. kB: B at
+// compile time (0: not).
+template <int M, int Z, int R, size_t kB = 0>
+HWY_INLINE void RowBlockElems(const MxKern& k, size_t B_arg, uint8_t s,
+                              uint32_t t, uint32_t c0, uint32_t max, V16 sign,
+                              const uint32_t* xb, uint8_t* cb) {
+  const size_t B = kB != 0 ? kB : B_arg;
+  if constexpr (R == kPlain) {
+    const D16 d;
+    const size_t N = hn::Lanes(d);
+    const V16 tt = hn::Set(d, t), cc = hn::Set(d, c0), mm = hn::Set(d, max);
+    for (size_t j = 0; j < B; j += N)
+      StoreBytes(Cvt<M, Z>(hn::LoadU(d, xb + j), tt, cc, mm, sign), cb + j);
+  } else if constexpr (R == kHalfUpAway) {
+    RowBlockHalfUp<M, false>(k, B, s, xb, cb);
+  } else if constexpr (R == kHalfUpEven || R == kHalfUpEvenRne) {
+    RowBlockHalfUp<M, true, R == kHalfUpEvenRne>(k, B, s, xb, cb);
+  } else {
+    RowBlockRules<M, Z, R>(k, B, s, xb, cb);
+  }
+}
+
 // One block after its amax: the scale byte, then the elements.
 template <int M, int Z, int R>
 HWY_INLINE void RowBlock(const MxKern& k, size_t B, uint32_t amax,
@@ -155,42 +178,109 @@ HWY_INLINE void RowBlock(const MxKern& k, size_t B, uint32_t amax,
     }
     return;
   }
-  if constexpr (R == kPlain) {
+  RowBlockElems<M, Z, R>(k, B, s, c.t, c.c0, c.max,
+                         hn::Set(D16(), k.ek.sign_bit), xb, cb);
+}
+
+// The block indices (quantize_fused.h BConst) of Lanes amaxes: 2 E + (the
+// significand >= thr[E]), kZeroIndex for 0 (E = 255, NaN and Inf, is a
+// slow binade: its entries send the block to RowBlock).
+HWY_INLINE void BlockIndex(const uint32_t* thr, const uint32_t* am,
+                           uint32_t* ix) {
+  const D16 d;
+  const hn::RebindToSigned<D16> di;
+  const V16 a = hn::Load(d, am);
+  const V16 e = hn::ShiftRight<23>(a);
+  const V16 th = hn::GatherIndex(d, thr, hn::BitCast(di, e));
+  const auto below = hn::Lt(hn::And(a, hn::Set(d, 0x7FFFFFu)), th);
+  const V16 i = hn::Add(hn::ShiftLeft<1>(e),
+                        hn::IfThenZeroElse(below, hn::Set(d, 1u)));
+  hn::Store(hn::IfThenElse(hn::Eq(a, hn::Zero(d)), hn::Set(d, kZeroIndex), i),
+            d, ix);
+}
+
+// Lanes blocks of B (kB: at compile time, 0: not) from x: their amaxes
+// (GroupAbsMax), block indices (BlockIndex), then each block: the common
+// path from its BConst (one load for the byte and the constants), the rest
+// (BConst::ok 0) through RowBlock.
+template <int M, int Z, int R, size_t kB>
+HWY_INLINE void RowGroup(const MxKern& k, size_t B_arg, const uint32_t* x,
+                         uint8_t* scales, uint8_t* codes) {
+  const size_t B = kB != 0 ? kB : B_arg;
+  const size_t N = hn::Lanes(D16());
+  HWY_ALIGN uint32_t am[16], ix[16];
+  GroupAbsMax<false, kB>(x, B, am);
+  BlockIndex(k.thr, am, ix);
+  // Locals: the byte stores below may alias k.
+  const BConst* bc = k.bc;
+  const V16 sign = hn::Set(D16(), k.ek.sign_bit);
+  size_t j = 0;
+  if constexpr (R == kPlain && kB != 0 && (2 * kB) % 64 == 0) {
+    // Two blocks at a time where both take the common path: their
+    // 2 kB codes narrowed four vectors at a time (StoreBytes4).
     const D16 d;
-    const size_t N = hn::Lanes(d);
-    const V16 tt = hn::Set(d, c.t), cc = hn::Set(d, c.c0),
-              mm = hn::Set(d, c.max);
-    const V16 sign = hn::Set(d, k.ek.sign_bit);
-    for (size_t j = 0; j < B; j += N)
-      StoreBytes(Cvt<M, Z>(hn::LoadU(d, xb + j), tt, cc, mm, sign), cb + j);
-  } else if constexpr (R == kHalfUpAway) {
-    RowBlockHalfUp<M, false>(k, B, s, xb, cb);
-  } else if constexpr (R == kHalfUpEven || R == kHalfUpEvenRne) {
-    RowBlockHalfUp<M, true, R == kHalfUpEvenRne>(k, B, s, xb, cb);
-  } else {
-    RowBlockRules<M, Z, R>(k, B, s, xb, cb);
+    for (; j + 2 <= N; j += 2) {
+      const uint32_t* xb = x + j * B;
+      PrefetchAhead(xb, 2 * B);
+      const BConst& q0 = bc[ix[j]];
+      const BConst& q1 = bc[ix[j + 1]];
+      if (HWY_UNLIKELY((q0.ok & q1.ok) == 0)) {
+        for (size_t u = j; u < j + 2; ++u) {
+          const BConst& q = bc[ix[u]];
+          if (q.ok == 0) {
+            RowBlock<M, Z, R>(k, B, am[u], x + u * B, scales + u,
+                              codes + u * B);
+          } else {
+            scales[u] = q.s;
+            RowBlockElems<M, Z, R, kB>(k, B, q.s, q.t, q.c0, q.max, sign,
+                                       x + u * B, codes + u * B);
+          }
+        }
+        continue;
+      }
+      scales[j] = q0.s;
+      scales[j + 1] = q1.s;
+      const V16 tt[2] = {hn::Set(d, q0.t), hn::Set(d, q1.t)};
+      const V16 cc[2] = {hn::Set(d, q0.c0), hn::Set(d, q1.c0)};
+      const V16 mm[2] = {hn::Set(d, q0.max), hn::Set(d, q1.max)};
+      uint8_t* cb = codes + j * B;
+      for (size_t i = 0; i < 2 * kB; i += 4 * N) {
+        V16 e[4];
+        for (size_t u = 0; u < 4; ++u) {
+          const size_t o = i + u * N, h = o >= kB ? 1 : 0;
+          e[u] = Cvt<M, Z>(hn::LoadU(d, xb + o), tt[h], cc[h], mm[h], sign);
+        }
+        StoreBytes4(e[0], e[1], e[2], e[3], cb + i);
+      }
+    }
+  }
+  for (; j < N; ++j) {
+    const uint32_t* xb = x + j * B;
+    PrefetchAhead(xb, B);  // spread over the group (quantize_simd-inl.h)
+    const BConst& q = bc[ix[j]];
+    if (HWY_UNLIKELY(q.ok == 0)) {
+      RowBlock<M, Z, R>(k, B, am[j], xb, scales + j, codes + j * B);
+      continue;
+    }
+    scales[j] = q.s;
+    RowBlockElems<M, Z, R, kB>(k, B, q.s, q.t, q.c0, q.max, sign, xb,
+                               codes + j * B);
   }
 }
 
-// nb blocks in order: the amaxes of Lanes blocks at a time (GroupAbsMax),
-// then each block; the last nb % Lanes blocks one by one.
+// nb blocks in order: Lanes blocks at a time (RowGroup), the last
+// nb % Lanes one by one.
 template <int M, int Z, int R>
 void RowsT(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
            uint8_t* scales, uint8_t* codes) {
   const size_t N = hn::Lanes(D16());
-  HWY_ALIGN uint32_t am[16];
   size_t b = 0;
-  for (; b + N <= nb; b += N) {
-    if (B == 32) {  // the MX block
-      GroupAbsMax<false, 32>(x + b * B, B, am);
-    } else {
-      GroupAbsMax<false>(x + b * B, B, am);
-    }
-    for (size_t j = 0; j < N; ++j) {
-      const uint32_t* xb = x + (b + j) * B;
-      PrefetchAhead(xb, B);  // spread over the group (quantize_simd-inl.h)
-      RowBlock<M, Z, R>(k, B, am[j], xb, scales + b + j, codes + (b + j) * B);
-    }
+  if (B == 32) {  // the MX block
+    for (; b + N <= nb; b += N)
+      RowGroup<M, Z, R, 32>(k, B, x + b * B, scales + b, codes + b * B);
+  } else {
+    for (; b + N <= nb; b += N)
+      RowGroup<M, Z, R, 0>(k, B, x + b * B, scales + b, codes + b * B);
   }
   for (; b < nb; ++b) {
     const uint32_t* xb = x + b * B;

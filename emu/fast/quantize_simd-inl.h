@@ -28,6 +28,20 @@ using V16 = hn::Vec<D16>;
 
 inline bool fits16() { return 16 % hn::Lanes(D16()) == 0; }
 
+// min(|x|, mx) as f32 bits (x finite, mx non-negative: the order of the
+// bits is that of the values). AVX-512 DQ's VRANGEPS does it in one
+// operation (imm 0b1010: the smaller magnitude, sign cleared; MXCSR.DAZ is
+// clear, so subnormals compare as they are); Highway 1.0 has no op for it.
+HWY_INLINE V16 MinAbs(V16 x, V16 mx) {
+#if HWY_TARGET == HWY_AVX3
+  return V16{_mm512_castps_si512(_mm512_range_ps(_mm512_castsi512_ps(x.raw),
+                                                 _mm512_castsi512_ps(mx.raw),
+                                                 0x0A))};
+#else
+  return hn::Min(hn::And(x, hn::Set(D16(), 0x7FFFFFFFu)), mx);
+#endif
+}
+
 // Lanes of x * 2^d encoded, for the constants t, c0, mx of that d
 // (quantize_fused.h: SConst) and the format's sign bit (0: unsigned);
 // x finite. Steps as in quantize_fused.h: a = min(|x|, MAX),
@@ -45,7 +59,7 @@ HWY_INLINE V16 Cvt(V16 x, V16 t, V16 c0, V16 mx, V16 sign_bit) {
   const D16 d;
   const hn::RebindToFloat<D16> df;
   const hn::RebindToSigned<D16> di;
-  const V16 a = hn::Min(hn::And(x, hn::Set(d, 0x7FFFFFFFu)), mx);
+  const V16 a = MinAbs(x, mx);
   const V16 eb = hn::Sub(hn::Max(hn::And(a, hn::Set(d, 0x7F800000u)), t), t);
   const V16 c = hn::Add(eb, c0);
   const V16 sum =
@@ -133,6 +147,37 @@ HWY_INLINE V16 HalfUpCvt(V16 x, V16 mul, V16 tb, V16 kf, V16 kc, V16 maxenc,
 HWY_INLINE void StoreBytes(V16 e, uint8_t* p) {
   const hn::Rebind<uint8_t, D16> d8;
   hn::StoreU(hn::TruncateTo(d8, e), d8, p);
+}
+
+// Four vectors of lanes (each < 256) narrowed to 4 Lanes bytes at p, in
+// order. On AVX-512 and AVX2 one saturating pack to 16 bits per pair, one to
+// 8 bits and one dword permutation (packs work within 128-bit blocks: block
+// L of the packed vector holds dwords 4L.. of e0, e1, e2, e3 in turn):
+// 4 shuffles for four vectors where StoreBytes (TruncateTo: a byte shuffle
+// and a dword permutation on AVX3) takes 8; Highway 1.0 has no ordered
+// two-vector demotion. Elsewhere StoreBytes four times.
+HWY_INLINE void StoreBytes4(V16 e0, V16 e1, V16 e2, V16 e3, uint8_t* p) {
+#if HWY_TARGET == HWY_AVX3
+  const __m512i w01 = _mm512_packs_epi32(e0.raw, e1.raw);
+  const __m512i w23 = _mm512_packs_epi32(e2.raw, e3.raw);
+  const __m512i b = _mm512_packus_epi16(w01, w23);
+  const __m512i idx =
+      _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  _mm512_storeu_si512(p, _mm512_permutexvar_epi32(idx, b));
+#elif HWY_TARGET == HWY_AVX2
+  const __m256i w01 = _mm256_packs_epi32(e0.raw, e1.raw);
+  const __m256i w23 = _mm256_packs_epi32(e2.raw, e3.raw);
+  const __m256i b = _mm256_packus_epi16(w01, w23);
+  const __m256i idx = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p),
+                      _mm256_permutevar8x32_epi32(b, idx));
+#else
+  const size_t N = hn::Lanes(D16());
+  StoreBytes(e0, p);
+  StoreBytes(e1, p + N);
+  StoreBytes(e2, p + 2 * N);
+  StoreBytes(e3, p + 3 * N);
+#endif
 }
 
 // max(|x[0..n)|) as f32 magnitude bits (n a multiple of Lanes(D16())).
