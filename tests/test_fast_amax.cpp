@@ -62,3 +62,35 @@ TEST_CASE("abs_max_bits equals max |x| by value on every ISA", "[fast][amax]") {
     CHECK(fast::abs_max_bits(isa, nullptr, 0) == 0u);
   }
 }
+
+TEST_CASE("abs_max_bits16 equals abs_max_bits per block of 16 on every ISA",
+          "[fast][amax]") {
+  SplitMix64 g(0x78u);
+  for (fast::Isa isa : test::isas()) {
+    long fails = 0;
+    for (size_t nb : {size_t{0}, size_t{1}, size_t{3}, size_t{15},
+                      size_t{16}, size_t{17}, size_t{40}, size_t{100}}) {
+      std::vector<uint32_t> x(16 * nb);
+      for (auto& v : x) v = static_cast<uint32_t>(g.next()) & 0xBF7FFFFFu;
+      // Blocks of zeros, -0, subnormals, Inf and NaN of both signs.
+      const uint32_t plant[] = {0x80000000u, 0x00000001u, 0xFF800000u,
+                                0x7FC00001u, 0xFFFFFFFFu, 0x7F7FFFFFu};
+      for (size_t b = 0; b < nb; b += 3)
+        x[16 * b + g.next() % 16] = plant[g.next() % 6];
+      if (nb > 4) std::fill(x.begin() + 64, x.begin() + 80, 0u);
+      std::vector<uint32_t> am(nb, 0xDEADBEEFu);
+      const uint32_t m = fast::abs_max_bits16(isa, x.data(), nb, am.data());
+      if (m != fast::abs_max_bits(fast::Isa::kScalar, x.data(), x.size()))
+        ++fails;
+      for (size_t b = 0; b < nb; ++b) {
+        const uint32_t want =
+            fast::abs_max_bits(fast::Isa::kScalar, x.data() + 16 * b, 16);
+        if (am[b] != want && ++fails <= 5)
+          UNSCOPED_INFO(fmt::format("{} nb {} block {}: {:#010x} vs {:#010x}",
+                                    fast::isa_name(isa), nb, b, am[b], want));
+      }
+    }
+    INFO(fast::isa_name(isa));
+    CHECK(fails == 0);
+  }
+}

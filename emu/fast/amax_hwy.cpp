@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "emu/fast/quantize_simd-inl.h"
 #include "hwy/highway.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -36,6 +37,31 @@ uint32_t AbsMaxBits(const uint32_t* x, size_t n) {
   return m;
 }
 
+// Groups of Lanes blocks by GroupAbsMax (quantize_simd-inl.h: block j of
+// the group in lane j), the rest one by one.
+uint32_t AbsMaxBits16(const uint32_t* x, size_t nb, uint32_t* am) {
+  const D16 d;
+  // Vectors that do not divide a block (SVE at 384 bits): block by block.
+  const size_t N = fits16() ? hn::Lanes(d) : nb + 1;
+  auto m = hn::Zero(d);
+  size_t b = 0;
+  for (; b + N <= nb; b += N) {
+    HWY_ALIGN uint32_t g[16];
+    GroupAbsMax<true, 16>(x + 16 * b, 16, g);
+    const auto v = hn::Load(d, g);
+    hn::StoreU(v, d, am + b);
+    m = hn::Max(m, v);
+  }
+  uint32_t r = hn::GetLane(hn::MaxOfLanes(d, m));
+  for (; b < nb; ++b) {
+    uint32_t a = 0;
+    for (size_t i = 0; i < 16; ++i) a = std::max(a, x[16 * b + i] & 0x7FFFFFFFu);
+    am[b] = a;
+    r = std::max(r, a);
+  }
+  return r;
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace mxc::fast::detail
 HWY_AFTER_NAMESPACE();
@@ -46,8 +72,13 @@ HWY_AFTER_NAMESPACE();
 
 namespace mxc::fast::detail {
 HWY_EXPORT(AbsMaxBits);
+HWY_EXPORT(AbsMaxBits16);
 uint32_t abs_max_bits_simd(Isa isa, const uint32_t* x, size_t n) {
   return MXC_HWY_DISPATCH(AbsMaxBits, isa)(x, n);
+}
+uint32_t abs_max_bits16_simd(Isa isa, const uint32_t* x, size_t nb,
+                             uint32_t* am) {
+  return MXC_HWY_DISPATCH(AbsMaxBits16, isa)(x, nb, am);
 }
 }  // namespace mxc::fast::detail
 
@@ -60,6 +91,20 @@ uint32_t abs_max_bits(Isa isa, const uint32_t* x, size_t n) {
     return m;
   }
   return detail::abs_max_bits_simd(isa, x, n);
+}
+
+uint32_t abs_max_bits16(Isa isa, const uint32_t* x, size_t nb, uint32_t* am) {
+  if (isa == Isa::kScalar || !isa_supported(isa)) {
+    uint32_t m = 0;
+    for (size_t b = 0; b < nb; ++b) {
+      am[b] = 0;
+      for (size_t i = 0; i < 16; ++i)
+        am[b] = std::max(am[b], x[16 * b + i] & 0x7FFFFFFFu);
+      m = std::max(m, am[b]);
+    }
+    return m;
+  }
+  return detail::abs_max_bits16_simd(isa, x, nb, am);
 }
 
 }  // namespace mxc::fast

@@ -327,13 +327,14 @@ bool nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
 
 bool nvfp4_quantize_rowwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                             int cols, const uint32_t* x, uint8_t* scales,
-                            uint8_t* codes) {
+                            uint8_t* codes, const uint32_t* block_amax) {
   if (rows <= 0 || cols <= 0 || cols % 16 != 0) return false;
   const NvTab* t = nv_table(p, s_enc);
   if (t == nullptr) return false;
   const size_t nb = static_cast<size_t>(rows) * static_cast<size_t>(cols) / 16;
   if (detail::use_simd()) {
-    detail::nv_rows_simd(fast::fused_isa(), p, *t, nb, x, scales, codes);
+    detail::nv_rows_simd(fast::fused_isa(), p, *t, nb, x, block_amax, scales,
+                         codes);
     return true;
   }
   for (size_t b = 0; b < nb; ++b) {

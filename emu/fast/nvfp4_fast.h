@@ -46,9 +46,13 @@ bool nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
 // scales [row][col/16]) or down columns (rows % 16 == 0; scales
 // [row/16][col]); each block exactly nvfp4_quantize_block of its elements
 // (blocks with NaN or Inf go through it). False when S_enc is not covered.
+// block_amax (rowwise; may be null): the rows x cols / 16 blocks' amaxes as
+// fast::abs_max_bits16 gives them (the pass that found the tensor amax),
+// which the kernels then read instead of computing.
 bool nvfp4_quantize_rowwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                             int cols, const uint32_t* x, uint8_t* scales,
-                            uint8_t* codes);
+                            uint8_t* codes,
+                            const uint32_t* block_amax = nullptr);
 bool nvfp4_quantize_colwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                             int cols, const uint32_t* x, uint8_t* scales,
                             uint8_t* codes);

@@ -81,9 +81,11 @@ bool nv_block_plan(const NvTab& t, const uint32_t* x, size_t stride, size_t n,
 // The kernels, one Highway source for every target (nvfp4_hwy.cpp). Rowwise
 // over nb blocks of 16 laid out in order; columnwise over rows (a multiple of
 // 16) x cols; 2D 16x16 tiles (false on a NaN or Inf). `isa`: fused_isa() (not
-// kScalar).
+// kScalar). block_amax (rowwise; may be null): the blocks' amaxes as
+// fast::abs_max_bits16 gives them, read instead of computed.
 void nv_rows_simd(Isa isa, const Nvfp4Profile& p, const NvTab& t, size_t nb,
-                  const uint32_t* x, uint8_t* scales, uint8_t* codes);
+                  const uint32_t* x, const uint32_t* block_amax,
+                  uint8_t* scales, uint8_t* codes);
 void nv_cols_simd(Isa isa, const Nvfp4Profile& p, const NvTab& t, size_t rows,
                   size_t cols, const uint32_t* x, uint8_t* scales,
                   uint8_t* codes);

@@ -285,7 +285,8 @@ constexpr size_t kChunk = 64;
 
 template <bool kMse, bool kNanCheck>
 void Rows4over6T(const Nvfp4Profile& p, const NvTab& t, size_t nb,
-                 const uint32_t* x, uint8_t* scales, uint8_t* codes) {
+                 const uint32_t* x, const uint32_t* bam, uint8_t* scales,
+                 uint8_t* codes) {
   const D16 d;
   const hn::RebindToSigned<D16> di;
   const size_t N = hn::Lanes(d);
@@ -306,8 +307,14 @@ void Rows4over6T(const Nvfp4Profile& p, const NvTab& t, size_t nb,
     // replaced by the reference below).
     auto off = hn::Gt(hn::Zero(di), hn::Zero(di));
     for (size_t g = 0; g < w; g += N) {
-      GroupAbsMax<true, 16>(xc + g * 16, 16, am + g);  // quantize_simd-inl.h
-      const V16 amax = hn::Load(d, am + g);
+      V16 amax;
+      if (bam != nullptr) {  // the caller's (abs_max_bits16)
+        amax = hn::LoadU(d, bam + b + g);
+        hn::Store(amax, d, am + g);
+      } else {
+        GroupAbsMax<true, 16>(xc + g * 16, 16, am + g);  // quantize_simd-inl.h
+        amax = hn::Load(d, am + g);
+      }
       // The steps both candidates begin with, once (without NaN checks
       // only: a NaN check of the shared steps would be one more mask).
       V16 shared = amax;
@@ -371,7 +378,8 @@ void Rows4over6T(const Nvfp4Profile& p, const NvTab& t, size_t nb,
 }
 
 void Rows4over6(const Nvfp4Profile& p, const NvTab& t, size_t nb,
-                const uint32_t* x, uint8_t* scales, uint8_t* codes) {
+                const uint32_t* x, const uint32_t* bam, uint8_t* scales,
+                uint8_t* codes) {
   const Nvfp4Plan& pl = t.plan;
   // The two-candidate plans nvfp4_plan makes (TE 4over6) multiply and keep
   // -0 with non-negative operands, the same for both candidates; a plan
@@ -388,17 +396,18 @@ void Rows4over6(const Nvfp4Profile& p, const NvTab& t, size_t nb,
   // Off lanes (amax NaN or Inf) are set aside before the scale codes are
   // read, so the NaN checks may go where no step can make one.
   if (t.steps_no_nan) {
-    if (pl.err_mse) return Rows4over6T<true, false>(p, t, nb, x, scales, codes);
-    return Rows4over6T<false, false>(p, t, nb, x, scales, codes);
+    if (pl.err_mse) return Rows4over6T<true, false>(p, t, nb, x, bam, scales, codes);
+    return Rows4over6T<false, false>(p, t, nb, x, bam, scales, codes);
   }
-  if (pl.err_mse) return Rows4over6T<true, true>(p, t, nb, x, scales, codes);
-  Rows4over6T<false, true>(p, t, nb, x, scales, codes);
+  if (pl.err_mse) return Rows4over6T<true, true>(p, t, nb, x, bam, scales, codes);
+  Rows4over6T<false, true>(p, t, nb, x, bam, scales, codes);
 }
 #else
 // HWY_SCALAR (no ConcatEven / ConcatOdd; never dispatched, emu/fast/isa.h:
 // Isa::kScalar is the portable loop): the portable plan per block.
 void Rows4over6(const Nvfp4Profile& p, const NvTab& t, size_t nb,
-                const uint32_t* x, uint8_t* scales, uint8_t* codes) {
+                const uint32_t* x, const uint32_t* /*bam*/, uint8_t* scales,
+                uint8_t* codes) {
   for (size_t b = 0; b < nb; ++b) {
     if (!nv_block_plan(t, x + b * 16, 1, 16, scales + b, codes + b * 16, 1))
       nv_block_ref(p, t.tv, x + b * 16, 1, scales + b, codes + b * 16, 1);
@@ -409,8 +418,8 @@ void Rows4over6(const Nvfp4Profile& p, const NvTab& t, size_t nb,
 }  // namespace
 
 void NvRows(const Nvfp4Profile& p, const NvTab& t, size_t nb, const uint32_t* x,
-            uint8_t* scales, uint8_t* codes) {
-  if (t.plan.n_cand == 2) return Rows4over6(p, t, nb, x, scales, codes);
+            const uint32_t* bam, uint8_t* scales, uint8_t* codes) {
+  if (t.plan.n_cand == 2) return Rows4over6(p, t, nb, x, bam, scales, codes);
   const D16 d;
   const size_t N = hn::Lanes(d);
   const Nvfp4Candidate& c = t.plan.cand[0];
@@ -420,7 +429,11 @@ void NvRows(const Nvfp4Profile& p, const NvTab& t, size_t nb, const uint32_t* x,
   size_t b = 0;
   for (; b + N <= nb; b += N) {
     const uint32_t* xg = x + b * 16;
-    GroupAbsMax<false, 16>(xg, 16, am);
+    if (bam != nullptr) {  // the caller's (abs_max_bits16)
+      hn::Store(hn::LoadU(d, bam + b), d, am);
+    } else {
+      GroupAbsMax<false, 16>(xg, 16, am);
+    }
     const V16 s = ScaleCodes(t, c, hn::Load(d, am));
     hn::Store(s, d, sc);
     StoreBytes(s, scales + b);
@@ -643,8 +656,9 @@ HWY_EXPORT(NvCols);
 HWY_EXPORT(Nv2d);
 
 void nv_rows_simd(Isa isa, const Nvfp4Profile& p, const NvTab& t, size_t nb,
-                  const uint32_t* x, uint8_t* scales, uint8_t* codes) {
-  MXC_HWY_DISPATCH(NvRows, isa)(p, t, nb, x, scales, codes);
+                  const uint32_t* x, const uint32_t* block_amax,
+                  uint8_t* scales, uint8_t* codes) {
+  MXC_HWY_DISPATCH(NvRows, isa)(p, t, nb, x, block_amax, scales, codes);
 }
 void nv_cols_simd(Isa isa, const Nvfp4Profile& p, const NvTab& t, size_t R,
                   size_t C, const uint32_t* x, uint8_t* scales,

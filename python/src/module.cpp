@@ -33,6 +33,8 @@
 #include "conformance/vectors/ops_internal.h"
 #include "conformance/vectors/verify.h"
 #include "emu/block/pack.h"
+#include "emu/fast/amax.h"
+#include "emu/fast/isa.h"
 #include "emu/block/philox.h"
 #include "emu/block/profile.h"
 #include "emu/block/quantize.h"
@@ -559,8 +561,17 @@ quantize_nvfp4(
   {
     nb::gil_scoped_release unlocked;
     uint32_t amax = 0;
+    // Rowwise without the caller's amax: the tensor amax and the blocks'
+    // in one pass (fast::abs_max_bits16), the kernels then read the
+    // blocks' instead of reading x twice for them.
+    std::unique_ptr<uint32_t[]> bam;  // not zero-filled: every one written
     if (tensor_amax) {
       amax = *tensor_amax;
+    } else if (tile == 0 && axis == 1 && rb.empty()) {
+      bam.reset(new uint32_t[n / 16]);
+      const uint32_t m = mxc::fast::abs_max_bits16(mxc::fast::best_isa(), d,
+                                                   n / 16, bam.get());
+      amax = m > 0x7F800000u ? 0x7FC00000u : m;  // as mxc::tensor_amax
     } else {
       // max |x| (NaN if any NaN), in emu/ (this module is built with -Os,
       // which leaves such loops unvectorized: 7x slower).
@@ -582,7 +593,8 @@ quantize_nvfp4(
         if (rb.empty() ? mxc::fast::nvfp4_quantize_rowwise(
                              *p, s_enc, nr, cols, d + r0 * C,
                              scales.data() + r0 * (C / 16),
-                             codes.data() + r0 * C)
+                             codes.data() + r0 * C,
+                             bam ? bam.get() + r0 * (C / 16) : nullptr)
                        : mxc::fast::nvfp4_quantize_rowwise_sr(
                              *p, s_enc, nr, cols, d + r0 * C,
                              rb.data() + r0 * C,
