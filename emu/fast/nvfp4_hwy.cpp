@@ -417,15 +417,52 @@ void Rows4over6(const Nvfp4Profile& p, const NvTab& t, size_t nb,
 
 }  // namespace
 
-void NvRows(const Nvfp4Profile& p, const NvTab& t, size_t nb, const uint32_t* x,
-            const uint32_t* bam, uint8_t* scales, uint8_t* codes) {
-  if (t.plan.n_cand == 2) return Rows4over6(p, t, nb, x, bam, scales, codes);
+// Four blocks of 16 at xb, each taking the kernel (amax finite, scale code
+// exact), scale codes s[0..4): the elements as ElemCodes with the plan's
+// rules as template flags (kDivide: x / operand; kNegZero:
+// exact_neg_zero_to_pos), narrowed four vectors at a time (StoreBytes4).
+template <bool kDivide, bool kNegZero>
+HWY_INLINE void Blocks16x4(const NvTab& t, const Nvfp4Candidate& c,
+                           const uint32_t* s, const uint32_t* xb,
+                           uint8_t* cb) {
+  const D16 d;
+  const hn::RebindToFloat<D16> df;
+  const size_t N = hn::Lanes(d);
+  const V16 tt = hn::Set(d, t.ce.t), cc = hn::Set(d, t.ce.c0),
+            mm = hn::Set(d, t.ce.max), sign = hn::Set(d, t.ke.sign_bit);
+  const V16 op[4] = {hn::Set(d, c.operand[s[0]]), hn::Set(d, c.operand[s[1]]),
+                     hn::Set(d, c.operand[s[2]]), hn::Set(d, c.operand[s[3]])};
+  for (size_t i = 0; i < 64; i += 4 * N) {
+    V16 e[4];
+    for (size_t u = 0; u < 4; ++u) {
+      const size_t o = i + u * N;
+      const auto xf = hn::BitCast(df, hn::LoadU(d, xb + o));
+      const auto of = hn::BitCast(df, op[o / 16]);
+      const V16 y = hn::BitCast(d, kDivide ? hn::Div(xf, of) : hn::Mul(xf, of));
+      e[u] = Cvt<1>(y, tt, cc, mm, sign);
+      if (kNegZero)
+        e[u] = hn::IfThenZeroElse(hn::Eq(y, hn::Set(d, 0x80000000u)), e[u]);
+    }
+    StoreBytes4(e[0], e[1], e[2], e[3], cb + i);
+  }
+}
+
+// The one-candidate rows for the plan's rules (Blocks16x4).
+template <bool kDivide, bool kNegZero>
+void NvRows1(const Nvfp4Profile& p, const NvTab& t, size_t nb,
+             const uint32_t* x, const uint32_t* bam, uint8_t* scales,
+             uint8_t* codes) {
   const D16 d;
   const size_t N = hn::Lanes(d);
   const Nvfp4Candidate& c = t.plan.cand[0];
   HWY_ALIGN uint32_t am[16], sc[16];
+  // Every scale code below 0x80 exact (NvTab::exact_all): a block takes the
+  // kernel exactly when its amax is finite and its code below 0x80 (else
+  // its code's Nvfp4Candidate::exact as well).
+  const bool all_exact = t.exact_all;
   // Groups of N blocks: N amaxes (block j in lane j: GroupAbsMax of
-  // quantize_simd-inl.h, every target), then N scale codes in one vector.
+  // quantize_simd-inl.h, every target; or the caller's), then N scale codes
+  // in one vector.
   size_t b = 0;
   for (; b + N <= nb; b += N) {
     const uint32_t* xg = x + b * 16;
@@ -434,11 +471,31 @@ void NvRows(const Nvfp4Profile& p, const NvTab& t, size_t nb, const uint32_t* x,
     } else {
       GroupAbsMax<false, 16>(xg, 16, am);
     }
-    const V16 s = ScaleCodes(t, c, hn::Load(d, am));
+    const V16 amax = hn::Load(d, am);
+    const V16 s = ScaleCodes(t, c, amax);
     hn::Store(s, d, sc);
     StoreBytes(s, scales + b);
-    for (size_t j = 0; j < N; ++j) {
-      PrefetchAhead(xg + 16 * j, 16);  // spread over the group
+    // Bit j: block j takes the kernel (with all_exact).
+    const auto ok = hn::And(hn::Lt(amax, hn::Set(d, 0x7F800000u)),
+                            hn::Lt(s, hn::Set(d, 0x80u)));
+    uint8_t okb[8] = {};
+    hn::StoreMaskBits(d, ok, okb);
+    uint64_t bits = 0;
+    for (size_t i = 0; i < 8; ++i) bits |= uint64_t{okb[i]} << (8 * i);
+    size_t j = 0;
+    for (; j + 4 <= N; j += 4) {
+      if (((bits >> j) & 0xF) != 0xF) break;
+      // Codes below 0x80 whose operand is not exact (Nvfp4Candidate::exact):
+      // those blocks one by one below.
+      if (!all_exact && !(c.exact[sc[j]] && c.exact[sc[j + 1]] &&
+                          c.exact[sc[j + 2]] && c.exact[sc[j + 3]]))
+        break;
+      PrefetchAhead(xg + 16 * j, 64);  // spread over the group
+      Blocks16x4<kDivide, kNegZero>(t, c, sc + j, xg + 16 * j,
+                                    codes + (b + j) * 16);
+    }
+    for (; j < N; ++j) {
+      PrefetchAhead(xg + 16 * j, 16);
       if (am[j] >= 0x7F800000u || !Exact(c, sc[j])) {
         nv_block_ref(p, t.tv, xg + 16 * j, 1, scales + b + j,
                      codes + (b + j) * 16, 1);
@@ -460,6 +517,16 @@ void NvRows(const Nvfp4Profile& p, const NvTab& t, size_t nb, const uint32_t* x,
     scales[b] = static_cast<uint8_t>(s);
     Block16(t, c, s, xb, codes + b * 16);
   }
+}
+
+void NvRows(const Nvfp4Profile& p, const NvTab& t, size_t nb, const uint32_t* x,
+            const uint32_t* bam, uint8_t* scales, uint8_t* codes) {
+  if (t.plan.n_cand == 2) return Rows4over6(p, t, nb, x, bam, scales, codes);
+  const bool dv = t.plan.cand[0].divide, nz = t.plan.exact_neg_zero_to_pos;
+  if (dv && nz) return NvRows1<true, true>(p, t, nb, x, bam, scales, codes);
+  if (dv) return NvRows1<true, false>(p, t, nb, x, bam, scales, codes);
+  if (nz) return NvRows1<false, true>(p, t, nb, x, bam, scales, codes);
+  NvRows1<false, false>(p, t, nb, x, bam, scales, codes);
 }
 
 namespace {
