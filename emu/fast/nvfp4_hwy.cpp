@@ -455,36 +455,51 @@ void NvRows1(const Nvfp4Profile& p, const NvTab& t, size_t nb,
   const D16 d;
   const size_t N = hn::Lanes(d);
   const Nvfp4Candidate& c = t.plan.cand[0];
-  HWY_ALIGN uint32_t am[16], sc[16];
   // Every scale code below 0x80 exact (NvTab::exact_all): a block takes the
   // kernel exactly when its amax is finite and its code below 0x80 (else
   // its code's Nvfp4Candidate::exact as well).
   const bool all_exact = t.exact_all;
   // Groups of N blocks: N amaxes (block j in lane j: GroupAbsMax of
   // quantize_simd-inl.h, every target; or the caller's), then N scale codes
-  // in one vector.
-  size_t b = 0;
-  for (; b + N <= nb; b += N) {
-    const uint32_t* xg = x + b * 16;
+  // in one vector, and bit j of ok: block j takes the kernel (with
+  // all_exact). One group ahead of the conversion: the amax, scale and
+  // mask chain (a division or several steps for some plans) of the next
+  // group is independent work while this one's blocks are converted.
+  struct Group {
+    HWY_ALIGN uint32_t am[16];
+    HWY_ALIGN uint32_t sc[16];
+    uint64_t ok;
+  };
+  Group grp[2];
+  auto prepare = [&](size_t b, Group& gr) {
     if (bam != nullptr) {  // the caller's (abs_max_bits16)
-      hn::Store(hn::LoadU(d, bam + b), d, am);
+      hn::Store(hn::LoadU(d, bam + b), d, gr.am);
     } else {
-      GroupAbsMax<false, 16>(xg, 16, am);
+      GroupAbsMax<false, 16>(x + b * 16, 16, gr.am);
     }
-    const V16 amax = hn::Load(d, am);
+    const V16 amax = hn::Load(d, gr.am);
     const V16 s = ScaleCodes(t, c, amax);
-    hn::Store(s, d, sc);
+    hn::Store(s, d, gr.sc);
     StoreBytes(s, scales + b);
-    // Bit j: block j takes the kernel (with all_exact).
     const auto ok = hn::And(hn::Lt(amax, hn::Set(d, 0x7F800000u)),
                             hn::Lt(s, hn::Set(d, 0x80u)));
     uint8_t okb[8] = {};
     hn::StoreMaskBits(d, ok, okb);
-    uint64_t bits = 0;
-    for (size_t i = 0; i < 8; ++i) bits |= uint64_t{okb[i]} << (8 * i);
+    gr.ok = 0;
+    for (size_t i = 0; i < 8; ++i) gr.ok |= uint64_t{okb[i]} << (8 * i);
+  };
+  const size_t ng = nb / N;
+  if (ng > 0) prepare(0, grp[0]);
+  size_t b = 0;
+  for (size_t g = 0; g < ng; ++g, b += N) {
+    if (g + 1 < ng) prepare(b + N, grp[(g + 1) & 1]);
+    const Group& gr = grp[g & 1];
+    const uint32_t* am = gr.am;
+    const uint32_t* sc = gr.sc;
+    const uint32_t* xg = x + b * 16;
     size_t j = 0;
     for (; j + 4 <= N; j += 4) {
-      if (((bits >> j) & 0xF) != 0xF) break;
+      if (((gr.ok >> j) & 0xF) != 0xF) break;
       // Codes below 0x80 whose operand is not exact (Nvfp4Candidate::exact):
       // those blocks one by one below.
       if (!all_exact && !(c.exact[sc[j]] && c.exact[sc[j + 1]] &&
