@@ -199,18 +199,28 @@ HWY_INLINE void BlockIndex(const uint32_t* thr, const uint32_t* am,
             d, ix);
 }
 
-// Lanes blocks of B (kB: at compile time, 0: not) from x: their amaxes
-// (GroupAbsMax), block indices (BlockIndex), then each block: the common
-// path from its BConst (one load for the byte and the constants), the rest
-// (BConst::ok 0) through RowBlock.
+// A group's amaxes (GroupAbsMax) and block indices (BlockIndex).
+struct RowGroupIx {
+  HWY_ALIGN uint32_t am[16];
+  HWY_ALIGN uint32_t ix[16];
+};
+template <size_t kB>
+HWY_INLINE void RowGroupIndex(const MxKern& k, size_t B, const uint32_t* x,
+                              RowGroupIx& g) {
+  GroupAbsMax<false, kB>(x, B, g.am);
+  BlockIndex(k.thr, g.am, g.ix);
+}
+
+// Lanes blocks of B (kB: at compile time, 0: not) from x, their amaxes and
+// indices in g: each block the common path from its BConst (one load for
+// the byte and the constants), the rest (BConst::ok 0) through RowBlock.
 template <int M, int Z, int R, size_t kB>
-HWY_INLINE void RowGroup(const MxKern& k, size_t B_arg, const uint32_t* x,
-                         uint8_t* scales, uint8_t* codes) {
+HWY_INLINE void RowGroup(const MxKern& k, size_t B_arg, const RowGroupIx& g,
+                         const uint32_t* x, uint8_t* scales, uint8_t* codes) {
   const size_t B = kB != 0 ? kB : B_arg;
   const size_t N = hn::Lanes(D16());
-  HWY_ALIGN uint32_t am[16], ix[16];
-  GroupAbsMax<false, kB>(x, B, am);
-  BlockIndex(k.thr, am, ix);
+  const uint32_t* am = g.am;
+  const uint32_t* ix = g.ix;
   // Locals: the byte stores below may alias k.
   const BConst* bc = k.bc;
   const V16 sign = hn::Set(D16(), k.ek.sign_bit);
@@ -268,24 +278,34 @@ HWY_INLINE void RowGroup(const MxKern& k, size_t B_arg, const uint32_t* x,
   }
 }
 
-// nb blocks in order: Lanes blocks at a time (RowGroup), the last
-// nb % Lanes one by one.
-template <int M, int Z, int R>
-void RowsT(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
+// nb blocks in order: Lanes blocks at a time (RowGroup), each group's
+// amaxes and indices made before the group ahead of it is converted (so
+// that their chain, a reduction tree and a gather, overlaps that work); the
+// last nb % Lanes one by one.
+template <int M, int Z, int R, size_t kB>
+void RowsG(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
            uint8_t* scales, uint8_t* codes) {
   const size_t N = hn::Lanes(D16());
-  size_t b = 0;
-  if (B == 32) {  // the MX block
-    for (; b + N <= nb; b += N)
-      RowGroup<M, Z, R, 32>(k, B, x + b * B, scales + b, codes + b * B);
-  } else {
-    for (; b + N <= nb; b += N)
-      RowGroup<M, Z, R, 0>(k, B, x + b * B, scales + b, codes + b * B);
+  const size_t ng = nb / N;
+  RowGroupIx g[2];
+  if (ng > 0) RowGroupIndex<kB>(k, B, x, g[0]);
+  for (size_t i = 0; i < ng; ++i) {
+    const size_t b = i * N;
+    if (i + 1 < ng) RowGroupIndex<kB>(k, B, x + (b + N) * B, g[(i + 1) & 1]);
+    RowGroup<M, Z, R, kB>(k, B, g[i & 1], x + b * B, scales + b,
+                          codes + b * B);
   }
-  for (; b < nb; ++b) {
+  for (size_t b = ng * N; b < nb; ++b) {
     const uint32_t* xb = x + b * B;
     RowBlock<M, Z, R>(k, B, AbsMax(xb, B), xb, scales + b, codes + b * B);
   }
+}
+
+template <int M, int Z, int R>
+void RowsT(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
+           uint8_t* scales, uint8_t* codes) {
+  if (B == 32) return RowsG<M, Z, R, 32>(k, B, nb, x, scales, codes);  // MX
+  RowsG<M, Z, R, 0>(k, B, nb, x, scales, codes);
 }
 
 // The rules of k as RowsT's R (microxcaling's rule: see MxRows).
