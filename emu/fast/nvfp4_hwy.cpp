@@ -418,32 +418,42 @@ void Rows4over6(const Nvfp4Profile& p, const NvTab& t, size_t nb,
 }  // namespace
 
 // Four blocks of 16 at xb, each taking the kernel (amax finite, scale code
-// exact), scale codes s[0..4): the elements as ElemCodes with the plan's
-// rules as template flags (kDivide: x / operand; kNegZero:
+// exact), scale codes s[0..4): the elements as ElemCodes (Elem16) with the
+// plan's rules as template flags (kDivide: x / operand; kNegZero:
 // exact_neg_zero_to_pos), narrowed four vectors at a time (StoreBytes4).
+template <bool kDivide, bool kNegZero>
+HWY_INLINE V16 Elem16(const SConst& ce, uint32_t sign, V16 x, uint32_t op) {
+  const D16 d;
+  const hn::RebindToFloat<D16> df;
+  const auto xf = hn::BitCast(df, x);
+  const auto of = hn::BitCast(df, hn::Set(d, op));
+  const V16 y = hn::BitCast(d, kDivide ? hn::Div(xf, of) : hn::Mul(xf, of));
+  const V16 e = Cvt<1>(y, hn::Set(d, ce.t), hn::Set(d, ce.c0),
+                       hn::Set(d, ce.max), hn::Set(d, sign));
+  if (!kNegZero) return e;
+  return hn::IfThenZeroElse(hn::Eq(y, hn::Set(d, 0x80000000u)), e);
+}
 template <bool kDivide, bool kNegZero>
 HWY_INLINE void Blocks16x4(const NvTab& t, const Nvfp4Candidate& c,
                            const uint32_t* s, const uint32_t* xb,
                            uint8_t* cb) {
   const D16 d;
-  const hn::RebindToFloat<D16> df;
   const size_t N = hn::Lanes(d);
-  const V16 tt = hn::Set(d, t.ce.t), cc = hn::Set(d, t.ce.c0),
-            mm = hn::Set(d, t.ce.max), sign = hn::Set(d, t.ke.sign_bit);
-  const V16 op[4] = {hn::Set(d, c.operand[s[0]]), hn::Set(d, c.operand[s[1]]),
-                     hn::Set(d, c.operand[s[2]]), hn::Set(d, c.operand[s[3]])};
+  // Scalars, broadcast where used (SVE vectors are sizeless: no arrays).
+  const uint32_t op[4] = {c.operand[s[0]], c.operand[s[1]], c.operand[s[2]],
+                          c.operand[s[3]]};
+  const SConst ce = t.ce;  // a local: the byte stores may alias t
+  const uint32_t sg = t.ke.sign_bit;
   for (size_t i = 0; i < 64; i += 4 * N) {
-    V16 e[4];
-    for (size_t u = 0; u < 4; ++u) {
-      const size_t o = i + u * N;
-      const auto xf = hn::BitCast(df, hn::LoadU(d, xb + o));
-      const auto of = hn::BitCast(df, op[o / 16]);
-      const V16 y = hn::BitCast(d, kDivide ? hn::Div(xf, of) : hn::Mul(xf, of));
-      e[u] = Cvt<1>(y, tt, cc, mm, sign);
-      if (kNegZero)
-        e[u] = hn::IfThenZeroElse(hn::Eq(y, hn::Set(d, 0x80000000u)), e[u]);
-    }
-    StoreBytes4(e[0], e[1], e[2], e[3], cb + i);
+    StoreBytes4(
+        Elem16<kDivide, kNegZero>(ce, sg, hn::LoadU(d, xb + i), op[i / 16]),
+        Elem16<kDivide, kNegZero>(ce, sg, hn::LoadU(d, xb + i + N),
+                                  op[(i + N) / 16]),
+        Elem16<kDivide, kNegZero>(ce, sg, hn::LoadU(d, xb + i + 2 * N),
+                                  op[(i + 2 * N) / 16]),
+        Elem16<kDivide, kNegZero>(ce, sg, hn::LoadU(d, xb + i + 3 * N),
+                                  op[(i + 3 * N) / 16]),
+        cb + i);
   }
 }
 

@@ -250,17 +250,24 @@ HWY_INLINE void RowGroup(const MxKern& k, size_t B_arg, const RowGroupIx& g,
       }
       scales[j] = q0.s;
       scales[j + 1] = q1.s;
-      const V16 tt[2] = {hn::Set(d, q0.t), hn::Set(d, q1.t)};
-      const V16 cc[2] = {hn::Set(d, q0.c0), hn::Set(d, q1.c0)};
-      const V16 mm[2] = {hn::Set(d, q0.max), hn::Set(d, q1.max)};
+      // The constants as scalars (SVE vectors are sizeless: no arrays of
+      // them), broadcast where used (folded by the unrolled loop).
+      const uint32_t tt[2] = {q0.t, q1.t}, cc[2] = {q0.c0, q1.c0},
+                     mm[2] = {q0.max, q1.max};
       uint8_t* cb = codes + j * B;
       for (size_t i = 0; i < 2 * kB; i += 4 * N) {
-        V16 e[4];
-        for (size_t u = 0; u < 4; ++u) {
-          const size_t o = i + u * N, h = o >= kB ? 1 : 0;
-          e[u] = Cvt<M, Z>(hn::LoadU(d, xb + o), tt[h], cc[h], mm[h], sign);
-        }
-        StoreBytes4(e[0], e[1], e[2], e[3], cb + i);
+        const size_t h0 = i >= kB, h1 = i + N >= kB, h2 = i + 2 * N >= kB,
+                     h3 = i + 3 * N >= kB;
+        StoreBytes4(
+            Cvt<M, Z>(hn::LoadU(d, xb + i), hn::Set(d, tt[h0]),
+                      hn::Set(d, cc[h0]), hn::Set(d, mm[h0]), sign),
+            Cvt<M, Z>(hn::LoadU(d, xb + i + N), hn::Set(d, tt[h1]),
+                      hn::Set(d, cc[h1]), hn::Set(d, mm[h1]), sign),
+            Cvt<M, Z>(hn::LoadU(d, xb + i + 2 * N), hn::Set(d, tt[h2]),
+                      hn::Set(d, cc[h2]), hn::Set(d, mm[h2]), sign),
+            Cvt<M, Z>(hn::LoadU(d, xb + i + 3 * N), hn::Set(d, tt[h3]),
+                      hn::Set(d, cc[h3]), hn::Set(d, mm[h3]), sign),
+            cb + i);
       }
     }
   }

@@ -116,6 +116,27 @@ def test_quantize_leading_dims_and_1d():
     np.testing.assert_array_equal(q1.scales, q.scales.reshape(-1))
 
 
+def test_nvfp4_rows_without_tensor_amax():
+    # Without tensor_amax= the binding takes the tensor amax and every
+    # block's amax in one pass and the row kernels read the blocks'
+    # (emu/fast/amax.h abs_max_bits16): the same result as passing the
+    # tensor amax numpy computes, for every NVFP4 profile (one and two
+    # candidates), with a zero block, subnormals and a huge block among
+    # many groups, and the scale of the tensor amax reported.
+    x = RNG.standard_normal((48, 256)).astype(np.float32)
+    x[3, 16:32] = 0.0
+    x[5, 32:48] *= np.float32(1e-40)
+    x[7, 48:64] *= np.float32(1e30)
+    amax = np.float32(np.max(np.abs(x)))
+    for p in mx.profiles():
+        if p["kind"] != "nvfp4":
+            continue
+        a = mx.quantize(x, p["name"])
+        b = mx.quantize(x, p["name"], tensor_amax=amax)
+        np.testing.assert_array_equal(a.scales, b.scales, err_msg=p["name"])
+        np.testing.assert_array_equal(a.codes, b.codes, err_msg=p["name"])
+
+
 def test_nvfp4_seed_is_rbits_stream():
     x = RNG.standard_normal((4, 32)).astype(np.float32)
     a = mx.quantize(x, "te-nvfp4", seed=11)
