@@ -458,7 +458,7 @@ HWY_INLINE void Blocks16x4(const NvTab& t, const Nvfp4Candidate& c,
 }
 
 // The one-candidate rows for the plan's rules (Blocks16x4).
-template <bool kDivide, bool kNegZero>
+template <bool kDivide, bool kNegZero, bool kNoNan>
 void NvRows1(const Nvfp4Profile& p, const NvTab& t, size_t nb,
              const uint32_t* x, const uint32_t* bam, uint8_t* scales,
              uint8_t* codes) {
@@ -488,7 +488,9 @@ void NvRows1(const Nvfp4Profile& p, const NvTab& t, size_t nb,
       GroupAbsMax<false, 16>(x + b * 16, 16, gr.am);
     }
     const V16 amax = hn::Load(d, gr.am);
-    const V16 s = ScaleCodes(t, c, amax);
+    // kNoNan (NvTab::steps_no_nan): no NaN checks; the lanes whose amax is
+    // NaN or Inf fail ok below whatever their code.
+    const V16 s = ScaleCodes<!kNoNan>(t, c, amax);
     hn::Store(s, d, gr.sc);
     StoreBytes(s, scales + b);
     const auto ok = hn::And(hn::Lt(amax, hn::Set(d, 0x7F800000u)),
@@ -548,10 +550,18 @@ void NvRows(const Nvfp4Profile& p, const NvTab& t, size_t nb, const uint32_t* x,
             const uint32_t* bam, uint8_t* scales, uint8_t* codes) {
   if (t.plan.n_cand == 2) return Rows4over6(p, t, nb, x, bam, scales, codes);
   const bool dv = t.plan.cand[0].divide, nz = t.plan.exact_neg_zero_to_pos;
-  if (dv && nz) return NvRows1<true, true>(p, t, nb, x, bam, scales, codes);
-  if (dv) return NvRows1<true, false>(p, t, nb, x, bam, scales, codes);
-  if (nz) return NvRows1<false, true>(p, t, nb, x, bam, scales, codes);
-  NvRows1<false, false>(p, t, nb, x, bam, scales, codes);
+  if (t.steps_no_nan) {
+    if (dv && nz)
+      return NvRows1<true, true, true>(p, t, nb, x, bam, scales, codes);
+    if (dv) return NvRows1<true, false, true>(p, t, nb, x, bam, scales, codes);
+    if (nz) return NvRows1<false, true, true>(p, t, nb, x, bam, scales, codes);
+    return NvRows1<false, false, true>(p, t, nb, x, bam, scales, codes);
+  }
+  if (dv && nz)
+    return NvRows1<true, true, false>(p, t, nb, x, bam, scales, codes);
+  if (dv) return NvRows1<true, false, false>(p, t, nb, x, bam, scales, codes);
+  if (nz) return NvRows1<false, true, false>(p, t, nb, x, bam, scales, codes);
+  NvRows1<false, false, false>(p, t, nb, x, bam, scales, codes);
 }
 
 namespace {
