@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 from typing import Optional
 
 import numpy as np
@@ -310,7 +311,7 @@ def _matrix(a, axis, tile, name="x"):
     if nd == 1:
         return 1, a.shape[0], 1
     if axis == nd - 1:
-        return int(np.prod(a.shape[:-1])), a.shape[-1], 1
+        return math.prod(a.shape[:-1]), a.shape[-1], 1
     if nd == 2 and axis == 0:
         return a.shape[0], a.shape[1], 0
     raise ValueError(f"axis: blocks run along the last axis or, for a 2-D "
@@ -554,7 +555,7 @@ def dequantize(q, codes=None, *, profile: Optional[str] = None,
         rows, cols, ax = _matrix(c, axis, None, "codes")
     else:
         rows, cols = (c.shape[0], c.shape[1]) if c.ndim == 2 else (
-            int(np.prod(c.shape[:-1])), c.shape[-1])
+            math.prod(c.shape[:-1]), c.shape[-1])
     if rows > _INT_MAX or cols > _INT_MAX:
         raise ValueError(f"codes: {rows} rows x {cols} columns; dequantize "
                          f"takes at most {_INT_MAX} of each")
