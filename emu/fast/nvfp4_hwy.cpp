@@ -125,9 +125,15 @@ HWY_INLINE void Block16(const NvTab& t, const Nvfp4Candidate& c, uint32_t s,
 HWY_INLINE V16 MagE2M1(V16 y, V16 t, V16 mx, V16 lc, V16 lc2) {
   const D16 d;
   const hn::RebindToFloat<D16> df;
+  const hn::Repartition<uint16_t, D16> dw;
   const V16 a = hn::Min(y, mx);
-  const auto k =
-      hn::IndicesFromVec(d, hn::ShiftRight<23>(hn::Sub(hn::Max(a, t), t)));
+  // max(a, T) - T in one saturating subtract of 16-bit lanes: T's low half
+  // is 0, its high half E(T) << 7; a's high half (E(a) << 7) | (its top 7
+  // significand bits) minus it saturates at 0 exactly where E(a) < E(T),
+  // and >> 23 drops the significand bits either way.
+  const auto k = hn::IndicesFromVec(
+      d, hn::ShiftRight<23>(hn::BitCast(
+             d, hn::SaturatedSub(hn::BitCast(dw, a), hn::BitCast(dw, t)))));
   const V16 c = hn::TableLookupLanes(lc, k);
   const V16 sum =
       hn::BitCast(d, hn::Add(hn::BitCast(df, a), hn::BitCast(df, c)));
@@ -396,10 +402,12 @@ void Rows4over6(const Nvfp4Profile& p, const NvTab& t, size_t nb,
   // Off lanes (amax NaN or Inf) are set aside before the scale codes are
   // read, so the NaN checks may go where no step can make one.
   if (t.steps_no_nan) {
-    if (pl.err_mse) return Rows4over6T<true, false>(p, t, nb, x, bam, scales, codes);
+    if (pl.err_mse)
+      return Rows4over6T<true, false>(p, t, nb, x, bam, scales, codes);
     return Rows4over6T<false, false>(p, t, nb, x, bam, scales, codes);
   }
-  if (pl.err_mse) return Rows4over6T<true, true>(p, t, nb, x, bam, scales, codes);
+  if (pl.err_mse)
+    return Rows4over6T<true, true>(p, t, nb, x, bam, scales, codes);
   Rows4over6T<false, true>(p, t, nb, x, bam, scales, codes);
 }
 #else
@@ -435,8 +443,7 @@ HWY_INLINE V16 Elem16(const SConst& ce, uint32_t sign, V16 x, uint32_t op) {
 }
 template <bool kDivide, bool kNegZero>
 HWY_INLINE void Blocks16x4(const NvTab& t, const Nvfp4Candidate& c,
-                           const uint32_t* s, const uint32_t* xb,
-                           uint8_t* cb) {
+                           const uint32_t* s, const uint32_t* xb, uint8_t* cb) {
   const D16 d;
   const size_t N = hn::Lanes(d);
   // Scalars, broadcast where used (SVE vectors are sizeless: no arrays).

@@ -35,6 +35,7 @@ struct ScaleTab {
 
   uint8_t lo[256], hi[256], slow[256];
   uint32_t thr[256];
+  uint32_t thr_run, run_lo, run_hi;  // quantize_fused.h MxKern
   uint8_t zero_byte;
   Plan plan;
   // The fused kernels' tables (quantize_fused.h).
@@ -219,6 +220,10 @@ void build(ScaleTab& t, const MxProfile& p, Fmt elem) {
     t.thr[E] = thr;
     t.slow[E] = ok ? 0 : 1;
   }
+  t.thr_run = t.thr[127];
+  t.run_lo = t.run_hi = 127;
+  while (t.run_lo > 1 && t.thr[t.run_lo - 1] == t.thr_run) --t.run_lo;
+  while (t.run_hi < 254 && t.thr[t.run_hi + 1] == t.thr_run) ++t.run_hi;
   RoundSpec r;
   r.mode = p.elem_round;
   r.overflow = p.elem_overflow;
@@ -459,6 +464,9 @@ detail::MxKern kern(const MxProfile& p, Fmt elem) {
   k.scaled_zero = z.scaled_zero;
   k.neg_zero_code = z.neg_zero_code;
   k.thr = t.thr;
+  k.thr_run = t.thr_run;
+  k.run_lo = t.run_lo;
+  k.run_len = t.run_hi - t.run_lo + 1;
   k.bc = t.bc;
   return k;
 }

@@ -149,6 +149,11 @@ struct MxKern {
   // etab, contiguous for a vector gather) and bc[kBConsts].
   const uint32_t* thr = nullptr;
   const BConst* bc = nullptr;
+  // thr[E] is thr_run for every E in [run_lo, run_lo + run_len) (the run
+  // around E = 127; every scale rule's threshold is one significand for all
+  // but a few binades at the ends): groups whose amaxes all lie there read
+  // it without the gather (run_len 0: none do).
+  uint32_t thr_run = 0x800000, run_lo = 0, run_len = 0;
 };
 
 // The largest |x| (f32 bits) with x * 2^d rounding to zero in f32:

@@ -120,6 +120,47 @@ HWY_INLINE void RowBlockHalfUp(const MxKern& k, size_t B, uint8_t s,
   }
 }
 
+// RowBlockHalfUp's constants that do not depend on the block, copied out
+// of k once per group (the code stores may alias k: read through it, they
+// would be reloaded and broadcast again for every block).
+struct HalfUpC {
+  uint32_t tb, kf, kc, mx, sign, nz;
+  bool rules, scaled_zero;
+  explicit HalfUpC(const MxKern& k)
+      : tb(half_up_tb(k.ek)),
+        kf(half_up_kf(k.ek)),
+        kc(half_up_kc(k.ek)),
+        mx(static_cast<uint32_t>(k.ek.max_enc)),
+        sign(k.ek.sign_bit),
+        nz(k.code_neg_zero ? uint32_t{k.neg_zero_code} : 0x100u),
+        rules(k.code_neg_zero || k.scaled_zero),
+        scaled_zero(k.scaled_zero) {}
+};
+
+// One vector of RowBlockHalfUp (the same steps) for a block whose byte s
+// has the common path's constants (BConst q: t, c0, max) and zero limit zl.
+template <int M, bool kEven, bool kRne>
+HWY_INLINE V16 HalfUpVec(const HalfUpC& h, V16 x, uint32_t mul, uint32_t zl,
+                         const BConst& q) {
+  const D16 d;
+  const V16 abs = hn::Set(d, 0x7FFFFFFFu);
+  const V16 sign = hn::Set(d, h.sign);
+  V16 e;
+  if (kRne && hn::AllFalse(d, hn::Lt(hn::And(x, abs), hn::Set(d, q.t)))) {
+    e = Cvt<M, kTiesEven>(x, hn::Set(d, q.t), hn::Set(d, q.c0),
+                          hn::Set(d, q.max), sign);
+  } else {
+    e = HalfUpCvt<M, kEven>(x, hn::Set(d, mul), hn::Set(d, h.tb),
+                            hn::Set(d, h.kf), hn::Set(d, h.kc),
+                            hn::Set(d, h.mx), sign);
+  }
+  if (h.rules) {
+    e = hn::IfThenZeroElse(hn::Eq(e, hn::Set(d, h.nz)), e);
+    e = hn::IfThenZeroElse(hn::Lt(hn::And(x, abs), hn::Set(d, zl)), e);
+  }
+  return e;
+}
+
 // The element loop of RowBlock: R -1 plain (no rules), -2 / -3
 // microxcaling's rule (ties away / to even), else the zero rules R.
 constexpr int kPlain = -1, kHalfUpAway = -2, kHalfUpEven = -3,
@@ -184,17 +225,22 @@ HWY_INLINE void RowBlock(const MxKern& k, size_t B, uint32_t amax,
 
 // The block indices (quantize_fused.h BConst) of Lanes amaxes: 2 E + (the
 // significand >= thr[E]), kZeroIndex for 0 (E = 255, NaN and Inf, is a
-// slow binade: its entries send the block to RowBlock).
-HWY_INLINE void BlockIndex(const uint32_t* thr, const uint32_t* am,
-                           uint32_t* ix) {
+// slow binade: its entries send the block to RowBlock). thr[E] is
+// MxKern::thr_run where every E is in its run (one compare; a 16-lane
+// gather took a tenth of the MXFP8 rows' samples), else gathered.
+HWY_INLINE void BlockIndex(const MxKern& k, const uint32_t* am, uint32_t* ix) {
   const D16 d;
   const hn::RebindToSigned<D16> di;
   const V16 a = hn::Load(d, am);
   const V16 e = hn::ShiftRight<23>(a);
-  const V16 th = hn::GatherIndex(d, thr, hn::BitCast(di, e));
+  const auto in_run =
+      hn::Lt(hn::Sub(e, hn::Set(d, k.run_lo)), hn::Set(d, k.run_len));
+  const V16 th = HWY_LIKELY(hn::AllTrue(d, in_run))
+                     ? hn::Set(d, k.thr_run)
+                     : hn::GatherIndex(d, k.thr, hn::BitCast(di, e));
   const auto below = hn::Lt(hn::And(a, hn::Set(d, 0x7FFFFFu)), th);
-  const V16 i = hn::Add(hn::ShiftLeft<1>(e),
-                        hn::IfThenZeroElse(below, hn::Set(d, 1u)));
+  const V16 i =
+      hn::Add(hn::ShiftLeft<1>(e), hn::IfThenZeroElse(below, hn::Set(d, 1u)));
   hn::Store(hn::IfThenElse(hn::Eq(a, hn::Zero(d)), hn::Set(d, kZeroIndex), i),
             d, ix);
 }
@@ -208,7 +254,7 @@ template <size_t kB>
 HWY_INLINE void RowGroupIndex(const MxKern& k, size_t B, const uint32_t* x,
                               RowGroupIx& g) {
   GroupAbsMax<false, kB>(x, B, g.am);
-  BlockIndex(k.thr, g.am, g.ix);
+  BlockIndex(k, g.am, g.ix);
 }
 
 // Lanes blocks of B (kB: at compile time, 0: not) from x, their amaxes and
@@ -258,16 +304,59 @@ HWY_INLINE void RowGroup(const MxKern& k, size_t B_arg, const RowGroupIx& g,
       for (size_t i = 0; i < 2 * kB; i += 4 * N) {
         const size_t h0 = i >= kB, h1 = i + N >= kB, h2 = i + 2 * N >= kB,
                      h3 = i + 3 * N >= kB;
-        StoreBytes4(
-            Cvt<M, Z>(hn::LoadU(d, xb + i), hn::Set(d, tt[h0]),
-                      hn::Set(d, cc[h0]), hn::Set(d, mm[h0]), sign),
-            Cvt<M, Z>(hn::LoadU(d, xb + i + N), hn::Set(d, tt[h1]),
-                      hn::Set(d, cc[h1]), hn::Set(d, mm[h1]), sign),
-            Cvt<M, Z>(hn::LoadU(d, xb + i + 2 * N), hn::Set(d, tt[h2]),
-                      hn::Set(d, cc[h2]), hn::Set(d, mm[h2]), sign),
-            Cvt<M, Z>(hn::LoadU(d, xb + i + 3 * N), hn::Set(d, tt[h3]),
-                      hn::Set(d, cc[h3]), hn::Set(d, mm[h3]), sign),
-            cb + i);
+        StoreBytes4(Cvt<M, Z>(hn::LoadU(d, xb + i), hn::Set(d, tt[h0]),
+                              hn::Set(d, cc[h0]), hn::Set(d, mm[h0]), sign),
+                    Cvt<M, Z>(hn::LoadU(d, xb + i + N), hn::Set(d, tt[h1]),
+                              hn::Set(d, cc[h1]), hn::Set(d, mm[h1]), sign),
+                    Cvt<M, Z>(hn::LoadU(d, xb + i + 2 * N), hn::Set(d, tt[h2]),
+                              hn::Set(d, cc[h2]), hn::Set(d, mm[h2]), sign),
+                    Cvt<M, Z>(hn::LoadU(d, xb + i + 3 * N), hn::Set(d, tt[h3]),
+                              hn::Set(d, cc[h3]), hn::Set(d, mm[h3]), sign),
+                    cb + i);
+      }
+    }
+  }
+  if constexpr (R <= kHalfUpAway && kB != 0 && (2 * kB) % 64 == 0) {
+    // microxcaling's rule, two blocks at a time as above, the constants
+    // that do not depend on the block hoisted (HalfUpC).
+    constexpr bool kEven = R != kHalfUpAway, kRne = R == kHalfUpEvenRne;
+    const HalfUpC h(k);
+    const SConst* sc = k.sc;
+    const D16 d;
+    for (; j + 2 <= N; j += 2) {
+      const uint32_t* xb = x + j * B;
+      PrefetchAhead(xb, 2 * B);
+      const BConst& q0 = bc[ix[j]];
+      const BConst& q1 = bc[ix[j + 1]];
+      if (HWY_UNLIKELY((q0.ok & q1.ok) == 0)) {
+        for (size_t u = j; u < j + 2; ++u) {
+          const BConst& q = bc[ix[u]];
+          if (q.ok == 0) {
+            RowBlock<M, Z, R>(k, B, am[u], x + u * B, scales + u,
+                              codes + u * B);
+          } else {
+            scales[u] = q.s;
+            RowBlockElems<M, Z, R, kB>(k, B, q.s, q.t, q.c0, q.max, sign,
+                                       x + u * B, codes + u * B);
+          }
+        }
+        continue;
+      }
+      scales[j] = q0.s;
+      scales[j + 1] = q1.s;
+      const uint32_t mul0 = half_up_mul(q0.s), mul1 = half_up_mul(q1.s);
+      const uint32_t zl0 = h.scaled_zero ? sc[q0.s].zl : 0u;
+      const uint32_t zl1 = h.scaled_zero ? sc[q1.s].zl : 0u;
+      uint8_t* cb = codes + j * B;
+      for (size_t i = 0; i < 2 * kB; i += 4 * N) {
+        // (SVE vectors are sizeless: no arrays of them.)
+        const auto vec = [&](size_t v) {
+          const bool h1 = i + v * N >= kB;
+          return HalfUpVec<M, kEven, kRne>(h, hn::LoadU(d, xb + i + v * N),
+                                           h1 ? mul1 : mul0, h1 ? zl1 : zl0,
+                                           h1 ? q1 : q0);
+        };
+        StoreBytes4(vec(0), vec(1), vec(2), vec(3), cb + i);
       }
     }
   }
@@ -299,8 +388,7 @@ void RowsG(const MxKern& k, size_t B, size_t nb, const uint32_t* x,
   for (size_t i = 0; i < ng; ++i) {
     const size_t b = i * N;
     if (i + 1 < ng) RowGroupIndex<kB>(k, B, x + (b + N) * B, g[(i + 1) & 1]);
-    RowGroup<M, Z, R, kB>(k, B, g[i & 1], x + b * B, scales + b,
-                          codes + b * B);
+    RowGroup<M, Z, R, kB>(k, B, g[i & 1], x + b * B, scales + b, codes + b * B);
   }
   for (size_t b = ng * N; b < nb; ++b) {
     const uint32_t* xb = x + b * B;

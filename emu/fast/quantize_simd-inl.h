@@ -34,11 +34,27 @@ inline bool fits16() { return 16 % hn::Lanes(D16()) == 0; }
 // clear, so subnormals compare as they are); Highway 1.0 has no op for it.
 HWY_INLINE V16 MinAbs(V16 x, V16 mx) {
 #if HWY_TARGET == HWY_AVX3
-  return V16{_mm512_castps_si512(_mm512_range_ps(_mm512_castsi512_ps(x.raw),
-                                                 _mm512_castsi512_ps(mx.raw),
-                                                 0x0A))};
+  return V16{_mm512_castps_si512(_mm512_range_ps(
+      _mm512_castsi512_ps(x.raw), _mm512_castsi512_ps(mx.raw), 0x0A))};
 #else
   return hn::Min(hn::And(x, hn::Set(D16(), 0x7FFFFFFFu)), mx);
+#endif
+}
+
+// max(E(a) - E(t), 0) in the exponent field (a's sign clear, t a power of
+// two's bits): max(a & 0x7F800000, t) - t in one saturating subtract of
+// 16-bit lanes, as (a & 0x7F800000) and t are 0 in their low halves and
+// their high halves are the exponents << 7 (at most 254 << 7, below 2^15).
+// The scalar target (one 32-bit lane, no 16-bit view): Max and Sub.
+HWY_INLINE V16 ExpAbove(V16 a, V16 t) {
+  const D16 d;
+  const V16 e = hn::And(a, hn::Set(d, 0x7F800000u));
+#if HWY_TARGET == HWY_SCALAR
+  return hn::Sub(hn::Max(e, t), t);
+#else
+  const hn::Repartition<uint16_t, D16> dw;
+  return hn::BitCast(d,
+                     hn::SaturatedSub(hn::BitCast(dw, e), hn::BitCast(dw, t)));
 #endif
 }
 
@@ -60,7 +76,7 @@ HWY_INLINE V16 Cvt(V16 x, V16 t, V16 c0, V16 mx, V16 sign_bit) {
   const hn::RebindToFloat<D16> df;
   const hn::RebindToSigned<D16> di;
   const V16 a = MinAbs(x, mx);
-  const V16 eb = hn::Sub(hn::Max(hn::And(a, hn::Set(d, 0x7F800000u)), t), t);
+  const V16 eb = ExpAbove(a, t);
   const V16 c = hn::Add(eb, c0);
   const V16 sum =
       hn::BitCast(d, hn::Add(hn::BitCast(df, a), hn::BitCast(df, c)));
