@@ -4,6 +4,7 @@
 
 #include "emu/convert.h"
 #include "emu/round_pack.h"
+#include "emu/fast/fp_env.h"
 
 namespace mxc::fast {
 
@@ -131,6 +132,7 @@ uint8_t run_plan_one(const Plan& p, uint32_t x) {
 
 Isa run_plan(const Plan& p, Isa isa, const uint32_t* in, uint8_t* out,
              size_t n) {
+  const FpEnvDefault fp_env;  // fp_env.h
   // An ISA the machine lacks (or MXC_ISA excludes): the best one below.
   if (isa != Isa::kScalar && !isa_supported(isa)) isa = isa_below(isa);
   size_t done = 0;
@@ -144,11 +146,13 @@ Isa run_plan(const Plan& p, Isa isa, const uint32_t* in, uint8_t* out,
 
 Isa convert_f32_batch(Isa isa, Fmt to, const RoundSpec& r, const uint32_t* in,
                       uint8_t* out, size_t n) {
+  const FpEnvDefault fp_env;  // fp_env.h
   return run_plan(make_plan(to, r), isa, in, out, n);
 }
 
 Isa convert_f32_batch(Fmt to, const RoundSpec& r, const uint32_t* in,
                       uint8_t* out, size_t n) {
+  const FpEnvDefault fp_env;  // fp_env.h
   return convert_f32_batch(best_convert_isa(), to, r, in, out, n);
 }
 

@@ -329,6 +329,7 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 #include "emu/fast/hwy_dispatch.h"
+#include "emu/fast/fp_env.h"
 
 namespace mxc::fast {
 
@@ -339,6 +340,7 @@ namespace detail {
 
 size_t convert_blocks(Isa isa, const Plan& p, const uint32_t* in,
                       uint8_t* out, size_t n) {
+  const FpEnvDefault fp_env;  // fp_env.h
   return MXC_HWY_DISPATCH(ConvertBlocks, isa)(p, in, out, n);
 }
 

@@ -1,4 +1,5 @@
 #include "emu/fast/convert_wide.h"
+#include "emu/fast/fp_env.h"
 
 #include <stdexcept>
 
@@ -121,6 +122,7 @@ bool wide_covers(Fmt to, const RoundSpec& r) {
 
 void convert_f32_wide_batch(Fmt to, const RoundSpec& r, const uint32_t* in,
                             uint16_t* out, size_t n) {
+  const FpEnvDefault fp_env;  // fp_env.h
   if (!wide_covers(to, r)) {
     throw std::invalid_argument(
         "convert_f32_wide_batch: to/r not covered (check wide_covers)");

@@ -7,6 +7,7 @@
 #include "emu/fast/fdpa_decode.h"
 #include "emu/round_pack.h"
 #include "emu/unpack.h"
+#include "emu/fast/fp_env.h"
 
 namespace mxc::fast {
 namespace {
@@ -178,6 +179,7 @@ bool fdpa_covers(const FdpaParams& p, const FdpaOperands& o) {
 
 bool fdpa_chunk(const FdpaParams& p, const FdpaOperands& o, size_t k0,
                 uint64_t c_bits, uint64_t& out) {
+  const FpEnvDefault fp_env;  // fp_env.h
   const Addend c = read_c(o.c_fmt, c_bits);
   if (!c.ok) return false;
   const Table& ta = table(o.a_fmt);

@@ -13,6 +13,7 @@
 #include "emu/fast/gemm_fast_impl.h"
 #include "emu/round_pack.h"
 #include "emu/unpack.h"
+#include "emu/fast/fp_env.h"
 
 namespace mxc::fast {
 
@@ -660,6 +661,7 @@ bool gemm_covers(const MmaModel& m, const GemmProblem& p) {
 
 std::vector<uint64_t> gemm_fast(const MmaModel& mdl, const GemmProblem& p,
                                 Isa isa, size_t* fallbacks) {
+  const FpEnvDefault fp_env;  // fp_env.h
   if (mdl.fdpa.datapath != Datapath::kFdpa) {
     // The AMD datapaths (gemm_amd.cpp: the pairwise one in vector lanes on
     // a SIMD ISA, the two-stage one scalar); a chain with a NaN/Inf or

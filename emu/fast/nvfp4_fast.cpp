@@ -16,6 +16,7 @@
 #include "emu/fast/nvfp4_fused.h"
 #include "emu/fast/quantize_fast.h"
 #include "emu/round_pack.h"
+#include "emu/fast/fp_env.h"
 
 namespace mxc::fast {
 namespace detail {
@@ -319,6 +320,7 @@ uint64_t nvfp4_close_calls() { return detail::nv_close_calls(); }
 bool nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
                           const uint32_t* x, size_t n, uint8_t& scale,
                           uint8_t* codes) {
+  const FpEnvDefault fp_env;  // fp_env.h
   if (n == 0) return false;
   const NvTab* t = nv_table(p, s_enc);
   if (t == nullptr) return false;
@@ -328,6 +330,7 @@ bool nvfp4_quantize_block(const Nvfp4Profile& p, uint32_t s_enc,
 bool nvfp4_quantize_rowwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                             int cols, const uint32_t* x, uint8_t* scales,
                             uint8_t* codes, const uint32_t* block_amax) {
+  const FpEnvDefault fp_env;  // fp_env.h
   if (rows <= 0 || cols <= 0 || cols % 16 != 0) return false;
   const NvTab* t = nv_table(p, s_enc);
   if (t == nullptr) return false;
@@ -349,6 +352,7 @@ bool nvfp4_quantize_rowwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
 bool nvfp4_quantize_colwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                             int cols, const uint32_t* x, uint8_t* scales,
                             uint8_t* codes) {
+  const FpEnvDefault fp_env;  // fp_env.h
   if (rows <= 0 || cols <= 0 || rows % 16 != 0) return false;
   const NvTab* t = nv_table(p, s_enc);
   if (t == nullptr) return false;
@@ -377,6 +381,7 @@ bool nvfp4_quantize_colwise(const Nvfp4Profile& p, uint32_t s_enc, int rows,
 bool nvfp4_quantize_2d(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                        int cols, const uint32_t* x, uint8_t* scales,
                        uint8_t* codes) {
+  const FpEnvDefault fp_env;  // fp_env.h
   if (rows <= 0 || cols <= 0 || rows % 16 != 0 || cols % 16 != 0) return false;
   const NvTab* t = nv_table(p, s_enc);
   // 4over6 sums the error over a 16x16 tile: not modelled (the reference

@@ -9,6 +9,7 @@
 #include "emu/fast/nvfp4_fused.h"
 #include "emu/fast/nvfp4_sr_kernel.h"
 #include "emu/fast/quantize_fast.h"
+#include "emu/fast/fp_env.h"
 
 namespace mxc::fast {
 namespace detail {
@@ -97,6 +98,7 @@ uint64_t nvfp4_sr_reference_blocks() {
 bool nvfp4_quantize_block_sr(const Nvfp4Profile& p, uint32_t s_enc,
                              const uint32_t* x, const uint32_t* rbits, size_t n,
                              uint8_t& scale, uint8_t* codes) {
+  const FpEnvDefault fp_env;  // fp_env.h
   if (n == 0) return false;
   const NvTab* t = detail::nv_table(p, s_enc);
   if (!detail::has_sr_plan(p, t)) return false;
@@ -107,6 +109,7 @@ bool nvfp4_quantize_rowwise_sr(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                                int cols, const uint32_t* x,
                                const uint32_t* rbits, uint8_t* scales,
                                uint8_t* codes) {
+  const FpEnvDefault fp_env;  // fp_env.h
   if (rows <= 0 || cols <= 0 || cols % 16 != 0) return false;
   const NvTab* t = detail::nv_table(p, s_enc);
   if (!detail::has_sr_plan(p, t)) return false;
@@ -129,6 +132,7 @@ bool nvfp4_quantize_colwise_sr(const Nvfp4Profile& p, uint32_t s_enc, int rows,
                                int cols, const uint32_t* x,
                                const uint32_t* rbits, uint8_t* scales,
                                uint8_t* codes) {
+  const FpEnvDefault fp_env;  // fp_env.h
   if (rows <= 0 || cols <= 0 || rows % 16 != 0) return false;
   const NvTab* t = detail::nv_table(p, s_enc);
   if (!detail::has_sr_plan(p, t)) return false;

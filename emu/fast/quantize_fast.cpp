@@ -12,6 +12,7 @@
 #include "emu/block/quantize.h"
 #include "emu/convert.h"
 #include "emu/fast/convert_fast.h"
+#include "emu/fast/fp_env.h"
 #include "emu/fast/quantize_fused.h"
 #include "emu/fast/quantize_stage.h"
 #include "emu/round_pack.h"
@@ -718,6 +719,7 @@ void mx_block_ref(const MxKern& k, const uint32_t* x, size_t stride, size_t n,
 
 bool mx_quantize_block(const MxProfile& p, Fmt elem, const uint32_t* x,
                        size_t n, uint8_t& scale, uint8_t* codes) {
+  const FpEnvDefault fp_env;  // fp_env.h
   if (!mx_covers(p, elem) || n == 0 || n > kChunk) return false;
   const bool fused = n % 16 == 0 && fused_takes(p);
   if (fused) {
@@ -742,6 +744,7 @@ bool mx_quantize_block(const MxProfile& p, Fmt elem, const uint32_t* x,
 
 bool mx_quantize_rowwise(const MxProfile& p, Fmt elem, int rows, int cols,
                          const uint32_t* x, uint8_t* scales, uint8_t* codes) {
+  const FpEnvDefault fp_env;  // fp_env.h
   if (!mx_covers(p, elem)) return false;
   const bool fused = fused_takes(p);
   if (fused) {
@@ -815,6 +818,7 @@ void colwise_kernels(const MxProfile& p, Fmt elem, int rows, int cols,
 
 bool mx_quantize_colwise(const MxProfile& p, Fmt elem, int rows, int cols,
                          const uint32_t* x, uint8_t* scales, uint8_t* codes) {
+  const FpEnvDefault fp_env;  // fp_env.h
   if (!mx_covers(p, elem)) return false;
   colwise_kernels(p, elem, rows, cols, x, scales, codes);
   if (fused_takes(p)) return true;  // the kernels ran the steps (MxKern)

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "emu/convert.h"
+#include "emu/fast/fp_env.h"
 
 namespace mxc::fast {
 namespace {
@@ -89,6 +90,7 @@ const char* sweep_kernel_name(SweepKernel k) {
 SweepResult sweep_f32(Fmt to, const RoundSpec& r, const BatchOracle& oracle,
                       unsigned threads, uint64_t begin, uint64_t end, Isa isa,
                       SweepKernel kernel) {
+  const FpEnvDefault fp_env;  // fp_env.h
   end = std::min<uint64_t>(end, uint64_t{1} << 32);
   if (begin >= end) return {};
   const Plan p = make_plan(to, r);
@@ -116,6 +118,7 @@ SweepResult sweep_f32(Fmt to, const RoundSpec& r, const BatchOracle& oracle,
 SweepResult check_f32(Fmt to, const RoundSpec& r, const BatchOracle& oracle,
                       const std::vector<uint32_t>& inputs, unsigned threads,
                       Isa isa) {
+  const FpEnvDefault fp_env;  // fp_env.h
   const Plan p = make_plan(to, r);
   return parallel(
       inputs.size(), threads,

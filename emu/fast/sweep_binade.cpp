@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "emu/fast/sweep.h"
+#include "emu/fast/fp_env.h"
 
 namespace mxc::fast {
 namespace detail {
@@ -156,6 +157,7 @@ uint64_t binade(const Plan& p, Isa isa, uint32_t first, uint8_t* out,
 
 uint64_t sweep_range(const Plan& p, Isa isa, uint32_t first, uint8_t* out,
                      size_t n) {
+  const FpEnvDefault fp_env;  // fp_env.h
   if (!p.covered) return generic(p, isa, first, out, n);
   uint64_t sum = 0;
   size_t done = 0;

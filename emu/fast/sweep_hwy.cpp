@@ -81,6 +81,7 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 #include "emu/fast/hwy_dispatch.h"
+#include "emu/fast/fp_env.h"
 
 namespace mxc::fast {
 
@@ -119,6 +120,7 @@ uint32_t vector_addend(const BinadeRun& r) {
 }  // namespace
 
 uint64_t binade_simd(Isa isa, const BinadeRun& r, uint8_t* out, size_t n) {
+  const FpEnvDefault fp_env;  // fp_env.h
   uint64_t sum = 0;
   const size_t done =
       MXC_HWY_DISPATCH(BinadeBlocks, isa)(r, vector_addend(r), out, n, &sum);
