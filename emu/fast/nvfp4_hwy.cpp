@@ -351,14 +351,22 @@ void Rows4over6T(const Nvfp4Profile& p, const NvTab& t, size_t nb,
       any_close = hn::Or(any_close, hn::Load(d, redo + g));
       StoreBytes(hn::IfThenElse(one, s1, s0), scales + b + g);
     }
-    for (size_t j = 0; j < w; ++j) {
-      const uint32_t* qj = qs[take[j]] + 16 * j;
-      for (size_t i = 0; i < 16; i += N) {
-        // The code's sign, x's (the operands are non-negative).
-        const V16 xs =
-            hn::And(hn::ShiftRight<28>(hn::LoadU(d, xc + 16 * j + i)), eight);
-        StoreBytes(hn::Or(hn::Load(d, qj + i), xs), codes + (b + j) * 16 + i);
-      }
+    // The kept codes with the code's sign, x's (the operands are
+    // non-negative): q | ((x >> 28) & 8), four blocks (64 codes) at a time
+    // through StoreBytes4 (w is a multiple of Lanes, which is 4 or more
+    // here, or 16 divides it: fits16).
+    const auto kept = [&](size_t pos) {  // element pos of the chunk
+      const size_t j = pos / 16;
+      const V16 q = hn::Load(d, qs[take[j]] + pos);
+      return hn::OrAnd(q, hn::ShiftRight<28>(hn::LoadU(d, xc + pos)), eight);
+    };
+    if (w % 4 == 0) {
+      for (size_t pos = 0; pos < 16 * w; pos += 4 * N)
+        StoreBytes4(kept(pos), kept(pos + N), kept(pos + 2 * N),
+                    kept(pos + 3 * N), codes + b * 16 + pos);
+    } else {
+      for (size_t pos = 0; pos < 16 * w; pos += N)
+        StoreBytes(kept(pos), codes + b * 16 + pos);
     }
     if (t.exact_all && hn::AllTrue(d, hn::Eq(any_close, hn::Zero(d)))) continue;
     for (size_t j = 0; j < w; ++j) {

@@ -16,15 +16,15 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <exception>
-#include <mutex>
-#include <thread>
 #include <cstring>
+#include <exception>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <memory>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -33,8 +33,6 @@
 #include "conformance/vectors/ops_internal.h"
 #include "conformance/vectors/verify.h"
 #include "emu/block/pack.h"
-#include "emu/fast/amax.h"
-#include "emu/fast/isa.h"
 #include "emu/block/philox.h"
 #include "emu/block/profile.h"
 #include "emu/block/quantize.h"
@@ -42,8 +40,10 @@
 #include "emu/checked.h"
 #include "emu/codes.h"
 #include "emu/convert.h"
+#include "emu/fast/amax.h"
 #include "emu/fast/convert_fast.h"
 #include "emu/fast/convert_wide.h"
+#include "emu/fast/fp_env.h"
 #include "emu/fast/gemm_fast.h"
 #include "emu/fast/isa.h"
 #include "emu/fast/nvfp4_fast.h"
@@ -151,8 +151,8 @@ void parallel_ranges(size_t units, size_t min_units, F&& f) {
 constexpr size_t kMinElementsPerThread = size_t{1} << 18;
 
 size_t min_units(size_t unit_elements) {
-  return std::max<size_t>(1, kMinElementsPerThread /
-                                 std::max<size_t>(1, unit_elements));
+  return std::max<size_t>(
+      1, kMinElementsPerThread / std::max<size_t>(1, unit_elements));
 }
 
 mxc::Fmt fmt_arg(const std::string& name, const char* arg) {
@@ -175,10 +175,23 @@ size_t storage_bytes(mxc::Fmt f) {
 // 1, 2, 4 or 8 as raw bits.
 uint64_t raw_at(const uint8_t* p, size_t item, size_t i) {
   switch (item) {
-    case 1: return p[i];
-    case 2: { uint16_t v; std::memcpy(&v, p + 2 * i, 2); return v; }
-    case 4: { uint32_t v; std::memcpy(&v, p + 4 * i, 4); return v; }
-    default: { uint64_t v; std::memcpy(&v, p + 8 * i, 8); return v; }
+    case 1:
+      return p[i];
+    case 2: {
+      uint16_t v;
+      std::memcpy(&v, p + 2 * i, 2);
+      return v;
+    }
+    case 4: {
+      uint32_t v;
+      std::memcpy(&v, p + 4 * i, 4);
+      return v;
+    }
+    default: {
+      uint64_t v;
+      std::memcpy(&v, p + 8 * i, 8);
+      return v;
+    }
   }
 }
 
@@ -189,8 +202,8 @@ size_t itemsize(const InArray& a) { return (a.dtype().bits + 7) / 8; }
 std::vector<uint64_t> raw_words(const InArray& a, size_t want,
                                 const char* arg) {
   const size_t item = itemsize(a);
-  if (a.dtype().lanes != 1 || (item != 1 && item != 2 && item != 4 &&
-                               item != 8)) {
+  if (a.dtype().lanes != 1 ||
+      (item != 1 && item != 2 && item != 4 && item != 8)) {
     bad(std::string(arg) + ": unsupported element type");
   }
   if (want && item != want) {
@@ -267,13 +280,13 @@ std::vector<std::map<std::string, nb::object>> profiles() {
     r["evidence"] = nb::str(std::string(p.evidence).c_str());
     r["stochastic_rounding"] = nb::bool_(p.rule == mxc::Nvfp4Rule::kTe ||
                                          p.rule == mxc::Nvfp4Rule::kCutlass);
-    r["tensor_value"] = nb::str(
-        p.rule == mxc::Nvfp4Rule::kTorchao ||
-                p.rule == mxc::Nvfp4Rule::kModelopt
-            ? "decode scale amax/2688"
-        : p.rule == mxc::Nvfp4Rule::kTorchaoSingle ? "none"
-        : p.rule == mxc::Nvfp4Rule::kTe4over6      ? "tensor amax"
-                                                   : "encode scale S_enc");
+    r["tensor_value"] =
+        nb::str(p.rule == mxc::Nvfp4Rule::kTorchao ||
+                        p.rule == mxc::Nvfp4Rule::kModelopt
+                    ? "decode scale amax/2688"
+                : p.rule == mxc::Nvfp4Rule::kTorchaoSingle ? "none"
+                : p.rule == mxc::Nvfp4Rule::kTe4over6      ? "tensor amax"
+                                                      : "encode scale S_enc");
     out.push_back(std::move(r));
   }
   return out;
@@ -308,8 +321,9 @@ std::vector<std::map<std::string, nb::object>> models() {
     const int blk = mxc::scale_block(m.scales);
     r["scale_block"] = nb::int_(blk);
     r["scale_fmt"] =
-        blk > 0 ? nb::object(nb::str(std::string(
-                      mxc::desc(mxc::scale_format(m.scales)).name).c_str()))
+        blk > 0 ? nb::object(nb::str(
+                      std::string(mxc::desc(mxc::scale_format(m.scales)).name)
+                          .c_str()))
                 : nb::none();
     r["L"] = nb::int_(m.fdpa.L);
     r["G"] = nb::int_(m.fdpa.G);
@@ -336,14 +350,15 @@ nb::object convert_to(mxc::Fmt from, mxc::Fmt to, const mxc::RoundSpec& r,
   const auto* p = static_cast<const uint8_t*>(x.data());
   const size_t item = itemsize(x);
   {
-    nb::gil_scoped_release unlocked;  // no Python objects in this scope
+    nb::gil_scoped_release unlocked;       // no Python objects in this scope
+    const mxc::fast::FpEnvDefault fp_env;  // also the reference paths
     parallel_ranges(n, kMinElementsPerThread, [&](size_t i0, size_t i1) {
       if constexpr (sizeof(T) == 1) {
         if (from == mxc::Fmt::kF32 && rbits.empty() &&
             mxc::fast::covers(to, r)) {
           mxc::fast::convert_f32_batch(
-              to, r, reinterpret_cast<const uint32_t*>(p) + i0,
-              out.data() + i0, i1 - i0);
+              to, r, reinterpret_cast<const uint32_t*>(p) + i0, out.data() + i0,
+              i1 - i0);
           return;
         }
       }
@@ -351,8 +366,8 @@ nb::object convert_to(mxc::Fmt from, mxc::Fmt to, const mxc::RoundSpec& r,
         if (from == mxc::Fmt::kF32 && rbits.empty() &&
             mxc::fast::wide_covers(to, r)) {
           mxc::fast::convert_f32_wide_batch(
-              to, r, reinterpret_cast<const uint32_t*>(p) + i0,
-              out.data() + i0, i1 - i0);
+              to, r, reinterpret_cast<const uint32_t*>(p) + i0, out.data() + i0,
+              i1 - i0);
           return;
         }
       }
@@ -418,10 +433,14 @@ nb::object convert(const InArray& x, const std::string& from_fmt,
     bad("rbits: only used with round='rs' or 'rs-full'");
   }
   switch (storage_bytes(t)) {
-    case 1: return convert_to<uint8_t>(from, t, r, x, rb);
-    case 2: return convert_to<uint16_t>(from, t, r, x, rb);
-    case 4: return convert_to<uint32_t>(from, t, r, x, rb);
-    default: return convert_to<uint64_t>(from, t, r, x, rb);
+    case 1:
+      return convert_to<uint8_t>(from, t, r, x, rb);
+    case 2:
+      return convert_to<uint16_t>(from, t, r, x, rb);
+    case 4:
+      return convert_to<uint32_t>(from, t, r, x, rb);
+    default:
+      return convert_to<uint64_t>(from, t, r, x, rb);
   }
 }
 
@@ -473,6 +492,7 @@ std::tuple<OutArray<uint8_t>, OutArray<uint8_t>> quantize_mx(
   const size_t R = size_t(rows), C = size_t(cols);
   {
     nb::gil_scoped_release unlocked;
+    const mxc::fast::FpEnvDefault fp_env;  // also the reference paths
     if (tile > 0) {
       m = mxc::mx_quantize_2d(p, e, rows, cols, tile, xs);
       sshape = {R, C / size_t(tile)};
@@ -491,28 +511,28 @@ std::tuple<OutArray<uint8_t>, OutArray<uint8_t>> quantize_mx(
       const size_t unit_scales = along ? C / B : C;
       out_codes.resize(R * C);
       out_scales.resize(units * unit_scales);
-      sshape = along ? std::vector<size_t>{R, C / B}
-                     : std::vector<size_t>{R / B, C};
-      parallel_ranges(units, min_units(unit_rows * C), [&](size_t u0,
-                                                           size_t u1) {
-        const int nr = static_cast<int>((u1 - u0) * unit_rows);
-        const auto slab = xs.subspan(u0 * unit_rows * C, size_t(nr) * C);
-        uint8_t* codes = out_codes.data() + u0 * unit_rows * C;
-        uint8_t* scales = out_scales.data() + u0 * unit_scales;
-        // The fast path writes into the result (the shape is checked
-        // above); a profile it does not cover takes the library call.
-        if (along ? mxc::fast::mx_quantize_rowwise(p, e, nr, cols,
-                                                   slab.data(), scales, codes)
-                  : mxc::fast::mx_quantize_colwise(p, e, nr, cols,
-                                                   slab.data(), scales, codes)) {
-          return;
-        }
-        const mxc::MxMatrix part =
-            along ? mxc::mx_quantize_rowwise(p, e, nr, cols, slab)
-                  : mxc::mx_quantize_colwise(p, e, nr, cols, slab);
-        std::copy(part.codes.begin(), part.codes.end(), codes);
-        std::copy(part.scales.begin(), part.scales.end(), scales);
-      });
+      sshape =
+          along ? std::vector<size_t>{R, C / B} : std::vector<size_t>{R / B, C};
+      parallel_ranges(
+          units, min_units(unit_rows * C), [&](size_t u0, size_t u1) {
+            const int nr = static_cast<int>((u1 - u0) * unit_rows);
+            const auto slab = xs.subspan(u0 * unit_rows * C, size_t(nr) * C);
+            uint8_t* codes = out_codes.data() + u0 * unit_rows * C;
+            uint8_t* scales = out_scales.data() + u0 * unit_scales;
+            // The fast path writes into the result (the shape is checked
+            // above); a profile it does not cover takes the library call.
+            if (along ? mxc::fast::mx_quantize_rowwise(
+                            p, e, nr, cols, slab.data(), scales, codes)
+                      : mxc::fast::mx_quantize_colwise(
+                            p, e, nr, cols, slab.data(), scales, codes)) {
+              return;
+            }
+            const mxc::MxMatrix part =
+                along ? mxc::mx_quantize_rowwise(p, e, nr, cols, slab)
+                      : mxc::mx_quantize_colwise(p, e, nr, cols, slab);
+            std::copy(part.codes.begin(), part.codes.end(), codes);
+            std::copy(part.scales.begin(), part.scales.end(), scales);
+          });
     }
   }
   if (tile > 0) {
@@ -525,10 +545,9 @@ std::tuple<OutArray<uint8_t>, OutArray<uint8_t>> quantize_mx(
 
 // Returns (scales, codes, S_enc, the tensor amax used as f32 bits).
 std::tuple<OutArray<uint8_t>, OutArray<uint8_t>, uint32_t, uint32_t>
-quantize_nvfp4(
-    const InArray& x, int rows, int cols, const std::string& profile,
-    int axis, int tile, std::optional<uint32_t> tensor_amax,
-    std::optional<InArray> rbits) {
+quantize_nvfp4(const InArray& x, int rows, int cols, const std::string& profile,
+               int axis, int tile, std::optional<uint32_t> tensor_amax,
+               std::optional<InArray> rbits) {
   const mxc::Nvfp4Profile* p = mxc::find_nvfp4_profile(profile);
   if (!p) bad("profile: unknown NVFP4 profile '" + profile + "'");
   check_matrix(x, rows, cols);
@@ -551,8 +570,8 @@ quantize_nvfp4(
     if (itemsize(*rbits) != 4 || rbits->dtype().lanes != 1)
       bad("rbits: elements must be 4 bytes wide, got " +
           std::to_string(itemsize(*rbits)));
-    rb = std::span<const uint32_t>(
-        static_cast<const uint32_t*>(rbits->data()), rbits->size());
+    rb = std::span<const uint32_t>(static_cast<const uint32_t*>(rbits->data()),
+                                   rbits->size());
   }
   const size_t R = size_t(rows), C = size_t(cols), n = R * C;
   Buf<uint8_t> scales, codes(n);
@@ -560,6 +579,7 @@ quantize_nvfp4(
   uint32_t s_enc = 0, amax_used = 0;
   {
     nb::gil_scoped_release unlocked;
+    const mxc::fast::FpEnvDefault fp_env;  // also the reference paths
     uint32_t amax = 0;
     // Rowwise without the caller's amax: the tensor amax and the blocks'
     // in one pass (fast::abs_max_bits16), the kernels then read the
@@ -590,16 +610,14 @@ quantize_nvfp4(
       sshape = {R, C / 16};
       parallel_ranges(R, min_units(C), [&](size_t r0, size_t r1) {
         const int nr = static_cast<int>(r1 - r0);
-        if (rb.empty() ? mxc::fast::nvfp4_quantize_rowwise(
-                             *p, s_enc, nr, cols, d + r0 * C,
-                             scales.data() + r0 * (C / 16),
-                             codes.data() + r0 * C,
-                             bam ? bam.get() + r0 * (C / 16) : nullptr)
-                       : mxc::fast::nvfp4_quantize_rowwise_sr(
-                             *p, s_enc, nr, cols, d + r0 * C,
-                             rb.data() + r0 * C,
-                             scales.data() + r0 * (C / 16),
-                             codes.data() + r0 * C)) {
+        if (rb.empty()
+                ? mxc::fast::nvfp4_quantize_rowwise(
+                      *p, s_enc, nr, cols, d + r0 * C,
+                      scales.data() + r0 * (C / 16), codes.data() + r0 * C,
+                      bam ? bam.get() + r0 * (C / 16) : nullptr)
+                : mxc::fast::nvfp4_quantize_rowwise_sr(
+                      *p, s_enc, nr, cols, d + r0 * C, rb.data() + r0 * C,
+                      scales.data() + r0 * (C / 16), codes.data() + r0 * C)) {
           return;
         }
         for (size_t r = r0; r < r1; ++r) {
@@ -621,8 +639,7 @@ quantize_nvfp4(
         const int nr = static_cast<int>((b1 - b0) * 16);
         if (rb.empty() ? mxc::fast::nvfp4_quantize_colwise(
                              *p, s_enc, nr, cols, d + b0 * 16 * C,
-                             scales.data() + b0 * C,
-                             codes.data() + b0 * 16 * C)
+                             scales.data() + b0 * C, codes.data() + b0 * 16 * C)
                        : mxc::fast::nvfp4_quantize_colwise_sr(
                              *p, s_enc, nr, cols, d + b0 * 16 * C,
                              rb.data() + b0 * 16 * C, scales.data() + b0 * C,
@@ -637,8 +654,7 @@ quantize_nvfp4(
               if (!rb.empty()) cr[j] = rb[(b * 16 + j) * C + c];
             }
             const auto q = mxc::nvfp4_quantize_block(
-                *p, s_enc, col,
-                rb.empty() ? std::span<const uint32_t>() : cr);
+                *p, s_enc, col, rb.empty() ? std::span<const uint32_t>() : cr);
             scales[b * C + c] = q.scale;
             for (size_t j = 0; j < 16; ++j)
               codes[(b * 16 + j) * C + c] = q.codes[j];
@@ -647,8 +663,8 @@ quantize_nvfp4(
       });
     }
   }
-  return {to_numpy(std::move(scales), sshape), to_numpy(std::move(codes), {R, C}),
-          s_enc, amax_used};
+  return {to_numpy(std::move(scales), sshape),
+          to_numpy(std::move(codes), {R, C}), s_enc, amax_used};
 }
 
 // Dequantize: element i of block b as the reference block dequantizers
@@ -686,6 +702,7 @@ OutArray<float> dequantize(const InArray& scales, const InArray& codes,
   std::vector<float> out(R * C);
   {
     nb::gil_scoped_release unlocked;
+    const mxc::fast::FpEnvDefault fp_env;  // also the reference paths
     std::vector<uint32_t> v;
     auto idx = [&](size_t b, size_t j, size_t line) {
       return axis == 1 ? line * C + b * B + j : (b * B + j) * C + line;
@@ -735,15 +752,13 @@ OutArray<uint8_t> swizzle(const InArray& scales, size_t rows, size_t kblocks,
   return to_numpy(std::move(v), {n});
 }
 
-OutArray<uint8_t> unswizzle(const InArray& tiled, size_t rows,
-                            size_t kblocks) {
+OutArray<uint8_t> unswizzle(const InArray& tiled, size_t rows, size_t kblocks) {
   const size_t need = mxc::swizzled_scale_size(rows, kblocks);  // checked
   mxc::checked_mul(rows, kblocks, "rows, kblocks");
   if (tiled.size() != need) {
-    bad("tiled: expected " + std::to_string(need) +
-        " bytes for rows=" + std::to_string(rows) +
-        ", kblocks=" + std::to_string(kblocks) + ", got " +
-        std::to_string(tiled.size()));
+    bad("tiled: expected " + std::to_string(need) + " bytes for rows=" +
+        std::to_string(rows) + ", kblocks=" + std::to_string(kblocks) +
+        ", got " + std::to_string(tiled.size()));
   }
   auto v = mxc::unswizzle_scales(bytes_of(tiled, "tiled"), rows, kblocks);
   return to_numpy(std::move(v), {rows, kblocks});
@@ -760,7 +775,8 @@ void check_ab_fmt(const mxc::MmaModel& m, mxc::Fmt f, const char* arg) {
   if (std::find(m.ab_formats.begin(), m.ab_formats.end(), f) ==
       m.ab_formats.end()) {
     std::string known;
-    for (mxc::Fmt x : m.ab_formats) known += " " + std::string(mxc::desc(x).name);
+    for (mxc::Fmt x : m.ab_formats)
+      known += " " + std::string(mxc::desc(x).name);
     bad(std::string(arg) + ": model " + std::string(m.name) +
         " takes A/B formats" + known);
   }
@@ -802,7 +818,8 @@ uint64_t mma(const InArray& a, const InArray& b, uint64_t c,
   const int blk = mxc::scale_block(m.scales);
   std::vector<uint64_t> sav, sbv;
   if (blk > 0) {
-    if (!sa || !sb) bad("a_scales: model " + model + " needs a_scales and b_scales");
+    if (!sa || !sb)
+      bad("a_scales: model " + model + " needs a_scales and b_scales");
     if (av.size() % size_t(blk) != 0) {
       bad("a: K must be a multiple of the scale block " + std::to_string(blk));
     }
@@ -816,7 +833,8 @@ uint64_t mma(const InArray& a, const InArray& b, uint64_t c,
   } else if (sa || sb) {
     bad("a_scales: model " + model + " takes no block scales");
   }
-  if (c > mxc::desc(m.c_fmt).storage_mask()) bad("c: code does not fit c format");
+  if (c > mxc::desc(m.c_fmt).storage_mask())
+    bad("c: code does not fit c format");
   return mxc::mma_dot(m, af, bf, av, bv, c, sav, sbv);
 }
 
@@ -843,7 +861,8 @@ nb::object gemm(const InArray& a, const InArray& b, std::optional<InArray> sa,
   p.B = codes_checked(b, p.b_fmt, "b");
   const int blk = mxc::scale_block(m.scales);
   if (blk > 0) {
-    if (!sa || !sb) bad("a_scales: model " + model + " needs a_scales and b_scales");
+    if (!sa || !sb)
+      bad("a_scales: model " + model + " needs a_scales and b_scales");
     p.SA = codes_checked(*sa, mxc::scale_format(m.scales), "a_scales", false);
     p.SB = codes_checked(*sb, mxc::scale_format(m.scales), "b_scales", false);
   } else if (sa || sb) {
@@ -857,6 +876,7 @@ nb::object gemm(const InArray& a, const InArray& b, std::optional<InArray> sa,
   std::vector<uint64_t> d;
   {
     nb::gil_scoped_release unlocked;
+    const mxc::fast::FpEnvDefault fp_env;  // also the reference paths
     d = mxc::gemm(m, p);  // throws std::invalid_argument on bad sizes
   }
   // D column-major M x N -> shape (N, M); Python transposes.
@@ -905,6 +925,7 @@ std::vector<std::tuple<std::string, std::string, std::string>> classify(
   const size_t ni = inputs.shape(1), nr = want.shape(1);
   std::vector<std::tuple<std::string, std::string, std::string>> out;
   nb::gil_scoped_release unlocked;
+  const mxc::fast::FpEnvDefault fp_env;  // also the reference paths
   for (size_t i = 0; i < inputs.shape(0); ++i) {
     std::span<const uint64_t> ci(in.data() + i * ni, ni),
         cw(w.data() + i * nr, nr), cg(g.data() + i * nr, nr);
@@ -935,6 +956,7 @@ std::string generate(const std::map<std::string, std::string>& header,
   std::ostringstream out;
   {
     nb::gil_scoped_release unlocked;
+    const mxc::fast::FpEnvDefault fp_env;  // also the reference paths
     mxc::vec::generate(h, {shard_index, shard_count}, out);
   }
   return out.str();
@@ -984,15 +1006,21 @@ std::string gemm_engine(const std::string& model, const std::string& a_fmt,
 }  // namespace
 
 NB_MODULE(_mxconform, m) {
-  m.doc() = "Low-level bindings of the mxconform C++ emulator; use the "
-            "mxconform package, which checks arguments and documents them.";
-  m.def("set_num_threads", [](int n) {
-    if (n < 0) bad("n: must be >= 0 (0 = every core)");
-    g_threads.store(n);
-  }, "n"_a, "Threads for convert/quantize on large arrays (0 = every core).");
+  m.doc() =
+      "Low-level bindings of the mxconform C++ emulator; use the "
+      "mxconform package, which checks arguments and documents them.";
+  m.def(
+      "set_num_threads",
+      [](int n) {
+        if (n < 0) bad("n: must be >= 0 (0 = every core)");
+        g_threads.store(n);
+      },
+      "n"_a, "Threads for convert/quantize on large arrays (0 = every core).");
   m.def("get_num_threads", &thread_count, "Threads convert/quantize use.");
-  m.def("isa", [] { return std::string(mxc::fast::isa_name(mxc::fast::best_isa())); },
-        "The SIMD instruction set the fast engine runs on here.");
+  m.def(
+      "isa",
+      [] { return std::string(mxc::fast::isa_name(mxc::fast::best_isa())); },
+      "The SIMD instruction set the fast engine runs on here.");
   m.def("quantize_engine", &quantize_engine, "profile"_a, "elem"_a,
         "'fast' or 'reference': the engine quantize takes for finite blocks.");
   m.def("gemm_engine", &gemm_engine, "model"_a, "a_fmt"_a, "b_fmt"_a,
@@ -1015,29 +1043,40 @@ NB_MODULE(_mxconform, m) {
         "elem"_a, "block"_a, "axis"_a, "nvfp4_s_enc"_a.none(),
         "nvfp4_profile"_a.none() = nb::none(),
         "Raw block dequantization (see mxconform.dequantize).");
-  m.def("swizzle_scales", &swizzle, "scales"_a, "rows"_a, "kblocks"_a,
-        "pad"_a, "Row-major scales to the 128x4 tiled layout.");
+  m.def("swizzle_scales", &swizzle, "scales"_a, "rows"_a, "kblocks"_a, "pad"_a,
+        "Row-major scales to the 128x4 tiled layout.");
   m.def("unswizzle_scales", &unswizzle, "tiled"_a, "rows"_a, "kblocks"_a,
         "The 128x4 tiled layout back to row-major scales.");
-  m.def("pack_fp4", [](const InArray& c) {
-    return packed(mxc::pack_fp4(bytes_of(c, "codes")));
-  }, "codes"_a, "Two E2M1 codes per byte, element 2i in the low nibble.");
-  m.def("unpack_fp4", [](const InArray& b, size_t n) {
-    return packed(mxc::unpack_fp4(bytes_of(b, "packed"), n));
-  }, "packed"_a, "n"_a, "The first n codes of packed FP4 bytes.");
-  m.def("pack_fp6", [](const InArray& c) {
-    return packed(mxc::pack_fp6(bytes_of(c, "codes")));
-  }, "codes"_a, "Four 6-bit codes per three bytes, little-endian bit stream.");
-  m.def("unpack_fp6", [](const InArray& b, size_t n) {
-    return packed(mxc::unpack_fp6(bytes_of(b, "packed"), n));
-  }, "packed"_a, "n"_a, "The first n codes of packed FP6 bytes.");
+  m.def(
+      "pack_fp4",
+      [](const InArray& c) {
+        return packed(mxc::pack_fp4(bytes_of(c, "codes")));
+      },
+      "codes"_a, "Two E2M1 codes per byte, element 2i in the low nibble.");
+  m.def(
+      "unpack_fp4",
+      [](const InArray& b, size_t n) {
+        return packed(mxc::unpack_fp4(bytes_of(b, "packed"), n));
+      },
+      "packed"_a, "n"_a, "The first n codes of packed FP4 bytes.");
+  m.def(
+      "pack_fp6",
+      [](const InArray& c) {
+        return packed(mxc::pack_fp6(bytes_of(c, "codes")));
+      },
+      "codes"_a, "Four 6-bit codes per three bytes, little-endian bit stream.");
+  m.def(
+      "unpack_fp6",
+      [](const InArray& b, size_t n) {
+        return packed(mxc::unpack_fp6(bytes_of(b, "packed"), n));
+      },
+      "packed"_a, "n"_a, "The first n codes of packed FP6 bytes.");
   m.def("mma", &mma, "a"_a, "b"_a, "c"_a, "model"_a, "a_fmt"_a, "b_fmt"_a,
         "a_scales"_a.none(), "b_scales"_a.none(),
         "One output element of an MMA model (code of D).");
   m.def("gemm", &gemm, "a"_a, "b"_a, "a_scales"_a.none(), "b_scales"_a.none(),
-        "c"_a.none(), "model"_a, "a_fmt"_a, "b_fmt"_a, "layout"_a, "M"_a,
-        "N"_a, "K"_a, "split_k"_a,
-        "D codes, shape (N, M) (column-major M x N).");
+        "c"_a.none(), "model"_a, "a_fmt"_a, "b_fmt"_a, "layout"_a, "M"_a, "N"_a,
+        "K"_a, "split_k"_a, "D codes, shape (N, M) (column-major M x N).");
   m.def("classify", &classify, "header"_a, "inputs"_a, "want"_a, "got"_a,
         "allow"_a,
         "(class, expected decoded, actual decoded) per case, as mxc verify.");
