@@ -35,8 +35,12 @@ TEST_CASE("abs_max_bits equals max |x| by value on every ISA", "[fast][amax]") {
   SplitMix64 g(0x77u);
   for (fast::Isa isa : test::isas()) {
     long cases = 0, fails = 0;
-    for (size_t n : {size_t{0}, size_t{1}, size_t{15}, size_t{16}, size_t{63},
-                     size_t{64}, size_t{65}, size_t{129}, size_t{1000}}) {
+    for (size_t n :
+         {size_t{0}, size_t{1}, size_t{15}, size_t{16}, size_t{63}, size_t{64},
+          size_t{65}, size_t{129}, size_t{1000},
+          // around the kernel's 8192-element chunks (read last
+          // chunk first)
+          size_t{8191}, size_t{8192}, size_t{8193}, size_t{3 * 8192 + 77}}) {
       for (size_t at = 0; at < n; at += 1 + n / 17) {
         for (int plant = 0; plant < 4; ++plant) {
           std::vector<uint32_t> x(n);
@@ -68,8 +72,11 @@ TEST_CASE("abs_max_bits16 equals abs_max_bits per block of 16 on every ISA",
   SplitMix64 g(0x78u);
   for (fast::Isa isa : test::isas()) {
     long fails = 0;
-    for (size_t nb : {size_t{0}, size_t{1}, size_t{3}, size_t{15},
-                      size_t{16}, size_t{17}, size_t{40}, size_t{100}}) {
+    for (size_t nb :
+         {size_t{0}, size_t{1}, size_t{3}, size_t{15}, size_t{16}, size_t{17},
+          size_t{40}, size_t{100},
+          // around the kernel's 512-block chunks
+          size_t{511}, size_t{512}, size_t{513}, size_t{2 * 512 + 37}}) {
       std::vector<uint32_t> x(16 * nb);
       for (auto& v : x) v = static_cast<uint32_t>(g.next()) & 0xBF7FFFFFu;
       // Blocks of zeros, -0, subnormals, Inf and NaN of both signs.

@@ -19,6 +19,8 @@ uint32_t abs_max_bits(Isa isa, const uint32_t* x, size_t n);
 // One pass for an NVFP4 tensor's amax and its blocks' (the rowwise kernel
 // takes them: nvfp4_quantize_rowwise's block_amax), in place of a second
 // reading of the blocks for their amaxes.
+// Both read x last 32 KiB first, so that a pass over x from its start that
+// follows finds that start in the cache (emu/fast/amax_hwy.cpp).
 uint32_t abs_max_bits16(Isa isa, const uint32_t* x, size_t nb, uint32_t* am);
 
 }  // namespace mxc::fast
