@@ -13,10 +13,10 @@
 #include "emu/block/quantize.h"
 #include "emu/convert.h"
 #include "emu/fast/convert_fast.h"
+#include "emu/fast/fp_env.h"
 #include "emu/fast/nvfp4_fused.h"
 #include "emu/fast/quantize_fast.h"
 #include "emu/round_pack.h"
-#include "emu/fast/fp_env.h"
 
 namespace mxc::fast {
 namespace detail {
@@ -232,6 +232,22 @@ void nv_init(NvTab& t, const Nvfp4Profile& p, uint32_t tv) {
   for (int k = 0; k < t.plan.n_cand; ++k)
     for (uint32_t op : t.plan.cand[static_cast<size_t>(k)].operand)
       t.ops_nonneg = t.ops_nonneg && (op >> 31) == 0;
+  // The division by the reciprocal (NvTab::rcp; nvfp4_hwy.cpp ElemByRecip).
+  std::fill(std::begin(t.rcp), std::end(t.rcp), 0u);
+  std::fill(std::begin(t.rcp_amax_below), std::end(t.rcp_amax_below), 0u);
+  const Nvfp4Candidate& c0 = t.plan.cand[0];
+  if (t.plan.n_cand == 1 && c0.divide) {
+    for (size_t s = 0; s < 128; ++s) {
+      const uint32_t op = c0.operand[s];
+      // [2^-90, 2^125], positive (a negative one's bits are larger).
+      if (!c0.exact[s] || op < 0x12800000u || op > 0x7E000000u) continue;
+      const double o = std::bit_cast<float>(op), k = std::round(o / 2);
+      if (k >= 1 && std::fabs(o - 2 * k) <= 2 * k * 0x1p-22) continue;
+      t.rcp[s] = f32_div(0x3F800000u, op);  // 1 / op
+      t.rcp_amax_below[s] =
+          (op >> 23) + 100 < 255 ? op + (100u << 23) : 0x7F800000u;
+    }
+  }
   std::fill(std::begin(t.errv), std::end(t.errv), 0u);
   if (t.plan.n_cand == 2) {
     for (int s = 0; s < 128; ++s)

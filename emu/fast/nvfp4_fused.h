@@ -44,6 +44,15 @@ struct NvTab {
   // constant is finite and not zero (so no 0 * Inf, Inf * 0, 0 / 0 or
   // Inf / Inf), no other constant is NaN (bf16 rounding keeps Inf Inf).
   bool steps_no_nan;
+  // Dividing one-candidate plans: per scale code, rcp = RN(1/operand) and
+  // the block amaxes (bits) below which the rowwise kernel divides by
+  // multiplying by rcp with one correction (nvfp4_hwy.cpp ElemByRecip, where
+  // the proof is): 2^100 * operand (0x7F800000 from 2^28 up: every finite
+  // amax), for operands in [2^-90, 2^125] not within 2^-22 (relative) of an
+  // even integer; 0 (no block) for the others, which the hardware division
+  // runs.
+  uint32_t rcp[128];
+  uint32_t rcp_amax_below[128];
   // How many leading scale steps the two candidates share (the same op and
   // constant; fewer than either candidate's count); 0 with one candidate.
   int shared_steps;
@@ -77,6 +86,13 @@ void nv_block_ref(const Nvfp4Profile& p, uint32_t s_enc, const uint32_t* x,
 // takes a code the plan does not model exactly.
 bool nv_block_plan(const NvTab& t, const uint32_t* x, size_t stride, size_t n,
                    uint8_t* scale, uint8_t* codes, size_t cstride);
+
+// Tests: the rowwise kernel's division by the reciprocal (ElemByRecip,
+// nvfp4_hwy.cpp), q[i] = fl(x[i] / op[i]) for |x[i] / op[i]| >= 2^-3 given
+// rc[i] = RN(1/op[i]) (x's sign and a magnitude below 0.25 for smaller
+// quotients). `isa`: a fused target (not kScalar).
+void nv_div_by_recip_simd(Isa isa, const uint32_t* x, const uint32_t* op,
+                          const uint32_t* rc, size_t n, uint32_t* q);
 
 // The kernels, one Highway source for every target (nvfp4_hwy.cpp). Rowwise
 // over nb blocks of 16 laid out in order; columnwise over rows (a multiple of

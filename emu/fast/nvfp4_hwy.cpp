@@ -433,10 +433,60 @@ void Rows4over6(const Nvfp4Profile& p, const NvTab& t, size_t nb,
 
 }  // namespace
 
+// fl(x / op) for x / op of magnitude 2^-3 or more, and a value of x's sign
+// below 0.25 in magnitude (E2M1 code 0 or 8, as the quotient's) for a
+// smaller one, by rc = RN(1/op) and one Markstein correction: q0 =
+// fl(x * rc), r = fl(x - q0 * op) (fused), q1 = fl(q0 + r * rc) (fused),
+// three pipelined operations in place of a division (Highway's Div is the
+// hardware's; VDIVPS on a 512-bit vector is a quarter of the one-candidate
+// row's time). For the operands NvTab::rcp marks (op in [2^-90, 2^125] and
+// not within 2^-22 of an even integer; the blocks' amax below 2^100 op).
+// Why q1 = fl(x / op). Scale the significands a, b of x, op to [1, 2)
+// (exact: no step leaves the normal range for |x / op| >= 2^-3 with those
+// bounds, and r, whose grid is 2^-140 or coarser, is exact where it is
+// subnormal); z = a / b, rc = RN(1/b) with |b rc - 1| <= 2^-24. Then
+// |z - q0| < 2^-23 (z in [1, 2)) or < 1.5 2^-24 (z in (1/2, 1)), and w =
+// q0 + r^ rc (r^ the rounded r, |r^ - r| <= 2^-47) has |w - z| <= 2^-46
+// (z in [1, 2)) or 3.5 2^-48. fl(w) = fl(z) unless a midpoint mu lies
+// between them: with mu = M 2^-24 (or M 2^-25), D = a 2^47 - b M 2^23 (or
+// a 2^48 - b M 2^24) is an integer, not 0 (a quotient is never a
+// midpoint), |z - mu| = |D| 2^-47 / b (or 2^-48 / b), so |D| <= 3 (or 6).
+// tests/test_fast_nvfp4_recip.cpp enumerates every such (a, b, D) (25
+// million pairs, from the congruence b M = -D modulo 2^24 or 2^25) and
+// finds q1 = fl(z) on every one, through this function on every ISA.
+// The sign: q1 takes x's (CopySign: a tiny quotient's correction may be
+// off). The reference's exactly -0 quotient (exact_neg_zero_to_pos): for
+// x = -k 2^-149 (k >= 1) it is -0 when op >= 2k and q0 is -0 when
+// rc <= 1/(2k); the two agree unless op is within 2^-22 of 2k.
+// The quotient q1 (its sign taken as x's by the caller); q0 as well.
+HWY_INLINE V16 DivByRecip(V16 x, V16 op, V16 rc, V16& q0) {
+  const D16 d;
+  const hn::RebindToFloat<D16> df;
+  const auto xf = hn::BitCast(df, x), rf = hn::BitCast(df, rc);
+  const auto q = hn::Mul(xf, rf);
+  const auto r = hn::NegMulAdd(q, hn::BitCast(df, op), xf);
+  q0 = hn::BitCast(d, q);
+  return hn::BitCast(d, hn::MulAdd(r, rf, q));
+}
+template <bool kNegZero>
+HWY_INLINE V16 ElemByRecip(const SConst& ce, uint32_t sign, V16 x, uint32_t op,
+                           uint32_t rc) {
+  const D16 d;
+  V16 q0;
+  const V16 y = DivByRecip(x, hn::Set(d, op), hn::Set(d, rc), q0);
+  // |y|, with x's sign (Cvt's sign_src).
+  const V16 e = Cvt<1>(y, hn::Set(d, ce.t), hn::Set(d, ce.c0),
+                       hn::Set(d, ce.max), hn::Set(d, sign), x);
+  if (!kNegZero) return e;
+  return hn::IfThenZeroElse(hn::Eq(q0, hn::Set(d, 0x80000000u)), e);
+}
+
 // Four blocks of 16 at xb, each taking the kernel (amax finite, scale code
 // exact), scale codes s[0..4): the elements as ElemCodes (Elem16) with the
 // plan's rules as template flags (kDivide: x / operand; kNegZero:
 // exact_neg_zero_to_pos), narrowed four vectors at a time (StoreBytes4).
+// kRecip (kDivide, every block's operand marked in NvTab::rcp): the
+// division by the reciprocal (ElemByRecip).
 template <bool kDivide, bool kNegZero>
 HWY_INLINE V16 Elem16(const SConst& ce, uint32_t sign, V16 x, uint32_t op) {
   const D16 d;
@@ -449,7 +499,7 @@ HWY_INLINE V16 Elem16(const SConst& ce, uint32_t sign, V16 x, uint32_t op) {
   if (!kNegZero) return e;
   return hn::IfThenZeroElse(hn::Eq(y, hn::Set(d, 0x80000000u)), e);
 }
-template <bool kDivide, bool kNegZero>
+template <bool kDivide, bool kNegZero, bool kRecip = false>
 HWY_INLINE void Blocks16x4(const NvTab& t, const Nvfp4Candidate& c,
                            const uint32_t* s, const uint32_t* xb, uint8_t* cb) {
   const D16 d;
@@ -457,19 +507,17 @@ HWY_INLINE void Blocks16x4(const NvTab& t, const Nvfp4Candidate& c,
   // Scalars, broadcast where used (SVE vectors are sizeless: no arrays).
   const uint32_t op[4] = {c.operand[s[0]], c.operand[s[1]], c.operand[s[2]],
                           c.operand[s[3]]};
+  const uint32_t rc[4] = {kRecip ? t.rcp[s[0]] : 0u, kRecip ? t.rcp[s[1]] : 0u,
+                          kRecip ? t.rcp[s[2]] : 0u, kRecip ? t.rcp[s[3]] : 0u};
   const SConst ce = t.ce;  // a local: the byte stores may alias t
   const uint32_t sg = t.ke.sign_bit;
-  for (size_t i = 0; i < 64; i += 4 * N) {
-    StoreBytes4(
-        Elem16<kDivide, kNegZero>(ce, sg, hn::LoadU(d, xb + i), op[i / 16]),
-        Elem16<kDivide, kNegZero>(ce, sg, hn::LoadU(d, xb + i + N),
-                                  op[(i + N) / 16]),
-        Elem16<kDivide, kNegZero>(ce, sg, hn::LoadU(d, xb + i + 2 * N),
-                                  op[(i + 2 * N) / 16]),
-        Elem16<kDivide, kNegZero>(ce, sg, hn::LoadU(d, xb + i + 3 * N),
-                                  op[(i + 3 * N) / 16]),
-        cb + i);
-  }
+  const auto elem = [&](size_t i) {
+    const V16 v = hn::LoadU(d, xb + i);
+    if (kRecip) return ElemByRecip<kNegZero>(ce, sg, v, op[i / 16], rc[i / 16]);
+    return Elem16<kDivide, kNegZero>(ce, sg, v, op[i / 16]);
+  };
+  for (size_t i = 0; i < 64; i += 4 * N)
+    StoreBytes4(elem(i), elem(i + N), elem(i + 2 * N), elem(i + 3 * N), cb + i);
 }
 
 // The one-candidate rows for the plan's rules (Blocks16x4).
@@ -480,6 +528,9 @@ void NvRows1(const Nvfp4Profile& p, const NvTab& t, size_t nb,
   const D16 d;
   const size_t N = hn::Lanes(d);
   const Nvfp4Candidate& c = t.plan.cand[0];
+  // The division by the reciprocal needs fused multiply-adds (every target
+  // dispatched has them; HWY_SCALAR, never dispatched, does not).
+  constexpr bool kRecip = kDivide && HWY_NATIVE_FMA;
   // Every scale code below 0x80 exact (NvTab::exact_all): a block takes the
   // kernel exactly when its amax is finite and its code below 0x80 (else
   // its code's Nvfp4Candidate::exact as well).
@@ -533,8 +584,19 @@ void NvRows1(const Nvfp4Profile& p, const NvTab& t, size_t nb,
                           c.exact[sc[j + 2]] && c.exact[sc[j + 3]]))
         break;
       PrefetchAhead(xg + 16 * j, 64);  // spread over the group
-      Blocks16x4<kDivide, kNegZero>(t, c, sc + j, xg + 16 * j,
-                                    codes + (b + j) * 16);
+      // Dividing plans: the reciprocal where every block's operand and
+      // amax allow it (NvTab::rcp_amax_below; 0 for an operand it does
+      // not take), else the hardware division.
+      if (kRecip && am[j] < t.rcp_amax_below[sc[j]] &&
+          am[j + 1] < t.rcp_amax_below[sc[j + 1]] &&
+          am[j + 2] < t.rcp_amax_below[sc[j + 2]] &&
+          am[j + 3] < t.rcp_amax_below[sc[j + 3]]) {
+        Blocks16x4<kDivide, kNegZero, kRecip>(t, c, sc + j, xg + 16 * j,
+                                              codes + (b + j) * 16);
+      } else {
+        Blocks16x4<kDivide, kNegZero>(t, c, sc + j, xg + 16 * j,
+                                      codes + (b + j) * 16);
+      }
     }
     for (; j < N; ++j) {
       PrefetchAhead(xg + 16 * j, 16);
@@ -577,6 +639,28 @@ void NvRows(const Nvfp4Profile& p, const NvTab& t, size_t nb, const uint32_t* x,
   if (dv) return NvRows1<true, false, false>(p, t, nb, x, bam, scales, codes);
   if (nz) return NvRows1<false, true, false>(p, t, nb, x, bam, scales, codes);
   NvRows1<false, false, false>(p, t, nb, x, bam, scales, codes);
+}
+
+// Tests (nv_div_by_recip_simd): DivByRecip on n elements.
+void DivByRecipN(const uint32_t* x, const uint32_t* op, const uint32_t* rc,
+                 size_t n, uint32_t* q) {
+  const D16 d;
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  V16 q0;
+  const hn::RebindToFloat<D16> df;
+  const auto one = [&](V16 xv, V16 ov, V16 rv) {  // with x's sign
+    return hn::BitCast(d,
+                       hn::CopySign(hn::BitCast(df, DivByRecip(xv, ov, rv, q0)),
+                                    hn::BitCast(df, xv)));
+  };
+  for (; i + N <= n; i += N)
+    hn::StoreU(
+        one(hn::LoadU(d, x + i), hn::LoadU(d, op + i), hn::LoadU(d, rc + i)), d,
+        q + i);
+  for (; i < n; ++i)
+    q[i] = hn::GetLane(
+        one(hn::Set(d, x[i]), hn::Set(d, op[i]), hn::Set(d, rc[i])));
 }
 
 namespace {
@@ -771,6 +855,7 @@ namespace mxc::fast::detail {
 HWY_EXPORT(NvRows);
 HWY_EXPORT(NvCols);
 HWY_EXPORT(Nv2d);
+HWY_EXPORT(DivByRecipN);
 
 void nv_rows_simd(Isa isa, const Nvfp4Profile& p, const NvTab& t, size_t nb,
                   const uint32_t* x, const uint32_t* block_amax,
@@ -781,6 +866,10 @@ void nv_cols_simd(Isa isa, const Nvfp4Profile& p, const NvTab& t, size_t R,
                   size_t C, const uint32_t* x, uint8_t* scales,
                   uint8_t* codes) {
   MXC_HWY_DISPATCH(NvCols, isa)(p, t, R, C, x, scales, codes);
+}
+void nv_div_by_recip_simd(Isa isa, const uint32_t* x, const uint32_t* op,
+                          const uint32_t* rc, size_t n, uint32_t* q) {
+  MXC_HWY_DISPATCH(DivByRecipN, isa)(x, op, rc, n, q);
 }
 bool nv_2d_simd(Isa isa, const NvTab& t, size_t R, size_t C, const uint32_t* x,
                 uint8_t* scales, uint8_t* codes) {

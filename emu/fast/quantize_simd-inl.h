@@ -70,8 +70,9 @@ HWY_INLINE V16 ExpAbove(V16 a, V16 t) {
 // f32 (differences of values within a factor of two, Sterbenz) and equals
 // +-(the half quantum fl(C * 2^-24): a power of two, at least 2^-130,
 // exact) only at a tie, + when the add rounded it up.
+// The code's sign is sign_src's (x's in the five-argument form below).
 template <int M, int kTies = 0>
-HWY_INLINE V16 Cvt(V16 x, V16 t, V16 c0, V16 mx, V16 sign_bit) {
+HWY_INLINE V16 Cvt(V16 x, V16 t, V16 c0, V16 mx, V16 sign_bit, V16 sign_src) {
   const D16 d;
   const hn::RebindToFloat<D16> df;
   const hn::RebindToSigned<D16> di;
@@ -96,8 +97,13 @@ HWY_INLINE V16 Cvt(V16 x, V16 t, V16 c0, V16 mx, V16 sign_bit) {
     }
   }
   // enc | (sign mask & sign_bit): one ternary-logic op on AVX-512.
-  const V16 neg = hn::BitCast(d, hn::BroadcastSignBit(hn::BitCast(di, x)));
+  const V16 neg =
+      hn::BitCast(d, hn::BroadcastSignBit(hn::BitCast(di, sign_src)));
   return hn::OrAnd(enc, neg, sign_bit);
+}
+template <int M, int kTies = 0>
+HWY_INLINE V16 Cvt(V16 x, V16 t, V16 c0, V16 mx, V16 sign_bit) {
+  return Cvt<M, kTies>(x, t, c0, mx, sign_bit, x);
 }
 
 // microxcaling's element rule (ApplyRule::kF32FloorHalfUp, reference:
