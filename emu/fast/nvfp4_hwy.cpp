@@ -436,25 +436,25 @@ void Rows4over6(const Nvfp4Profile& p, const NvTab& t, size_t nb,
 // fl(x / op) for x / op of magnitude 2^-3 or more, and a value of x's sign
 // below 0.25 in magnitude (E2M1 code 0 or 8, as the quotient's) for a
 // smaller one, by rc = RN(1/op) and one Markstein correction: q0 =
-// fl(x * rc), r = fl(x - q0 * op) (fused), q1 = fl(q0 + r * rc) (fused),
-// three pipelined operations in place of a division (Highway's Div is the
-// hardware's; VDIVPS on a 512-bit vector is a quarter of the one-candidate
-// row's time). For the operands NvTab::rcp marks (op in [2^-90, 2^125] and
-// not within 2^-22 of an even integer; the blocks' amax below 2^100 op).
+// fl(x * rc), r = fl(x - q0 * op) (fused), q1 = fl(q0 + r * rc) (fused):
+// three pipelined operations in place of the hardware division (VDIVPS on
+// a 512-bit vector: the dividing rows ran 1.12x faster in cache without
+// it). For the operands NvTab::rcp marks (op in [2^-90, 2^125], not within
+// 2^-22 relatively of an even integer; the blocks' amax below 2^100 op).
 // Why q1 = fl(x / op). Scale the significands a, b of x, op to [1, 2)
-// (exact: no step leaves the normal range for |x / op| >= 2^-3 with those
-// bounds, and r, whose grid is 2^-140 or coarser, is exact where it is
-// subnormal); z = a / b, rc = RN(1/b) with |b rc - 1| <= 2^-24. Then
+// (exact: with those bounds no step leaves the normal range where
+// |x / op| >= 2^-3, and r, on a grid of 2^-140 or coarser, is exact where
+// it is subnormal); z = a / b, rc = RN(1/b), |b rc - 1| <= 2^-24. Then
 // |z - q0| < 2^-23 (z in [1, 2)) or < 1.5 2^-24 (z in (1/2, 1)), and w =
 // q0 + r^ rc (r^ the rounded r, |r^ - r| <= 2^-47) has |w - z| <= 2^-46
 // (z in [1, 2)) or 3.5 2^-48. fl(w) = fl(z) unless a midpoint mu lies
-// between them: with mu = M 2^-24 (or M 2^-25), D = a 2^47 - b M 2^23 (or
-// a 2^48 - b M 2^24) is an integer, not 0 (a quotient is never a
-// midpoint), |z - mu| = |D| 2^-47 / b (or 2^-48 / b), so |D| <= 3 (or 6).
-// tests/test_fast_nvfp4_recip.cpp enumerates every such (a, b, D) (25
-// million pairs, from the congruence b M = -D modulo 2^24 or 2^25) and
-// finds q1 = fl(z) on every one, through this function on every ISA.
-// The sign: q1 takes x's (CopySign: a tiny quotient's correction may be
+// between them: with mu = M 2^-24 (or M 2^-25), M odd, D = a 2^47 -
+// b M 2^23 (or a 2^48 - b M 2^23) is an integer, not 0 (a quotient is
+// never a midpoint), |z - mu| = |D| 2^-47 / b (or |D| 2^-48 / b), so
+// |D| <= 3 (or 6). tests/test_fast_nvfp4_recip.cpp enumerates every such
+// (a, b, D) (25 million pairs, from the congruence b M = -D modulo 2^24 or
+// 2^25) and finds q1 = fl(z) on every one, through this code on every ISA.
+// The sign is x's (Cvt's sign_src: a tiny quotient's correction may be
 // off). The reference's exactly -0 quotient (exact_neg_zero_to_pos): for
 // x = -k 2^-149 (k >= 1) it is -0 when op >= 2k and q0 is -0 when
 // rc <= 1/(2k); the two agree unless op is within 2^-22 of 2k.
@@ -474,11 +474,16 @@ HWY_INLINE V16 ElemByRecip(const SConst& ce, uint32_t sign, V16 x, uint32_t op,
   const D16 d;
   V16 q0;
   const V16 y = DivByRecip(x, hn::Set(d, op), hn::Set(d, rc), q0);
-  // |y|, with x's sign (Cvt's sign_src).
-  const V16 e = Cvt<1>(y, hn::Set(d, ce.t), hn::Set(d, ce.c0),
-                       hn::Set(d, ce.max), hn::Set(d, sign), x);
-  if (!kNegZero) return e;
-  return hn::IfThenZeroElse(hn::Eq(q0, hn::Set(d, 0x80000000u)), e);
+  // |y| with x's sign (q0's, rc > 0); kNegZero: the sign of fl(q0 + 0),
+  // which is +0 exactly where q0 is -0 (round to nearest, FpEnvDefault),
+  // so that an exactly -0 quotient gives code 0 (its magnitude is 0).
+  V16 sign_src = x;
+  if (kNegZero) {
+    const hn::RebindToFloat<D16> df;
+    sign_src = hn::BitCast(d, hn::Add(hn::BitCast(df, q0), hn::Zero(df)));
+  }
+  return Cvt<1>(y, hn::Set(d, ce.t), hn::Set(d, ce.c0), hn::Set(d, ce.max),
+                hn::Set(d, sign), sign_src);
 }
 
 // Four blocks of 16 at xb, each taking the kernel (amax finite, scale code
