@@ -10,6 +10,7 @@
 #include <bit>
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "conformance/splitmix64.h"
@@ -87,6 +88,25 @@ struct Out {
   }
 };
 
+// run() in the default environment and under CallerEnv: the same output,
+// and the caller's register handed back as it was set.
+template <class Run>
+void check_same_under_caller_env(const Run& run, const std::string& what) {
+  const Out want = run();
+  Out got;
+  uint64_t inside = 0, after = 0;
+  {
+    const CallerEnv env;
+    inside = CallerEnv::now();
+    got = run();
+    after = CallerEnv::now();
+  }
+  INFO(what);
+  CHECK(want.ran);
+  CHECK(got == want);
+  CHECK(after == inside);
+}
+
 }  // namespace
 
 TEST_CASE("fast quantization ignores the caller's FTZ, DAZ and rounding",
@@ -118,26 +138,17 @@ TEST_CASE("fast quantization ignores the caller's FTZ, DAZ and rounding",
                                               o.scales.data(), o.codes.data());
           return o;
         };
-        const Out want = run();
-        Out got;
-        uint64_t inside = 0, after = 0;
-        {
-          const CallerEnv env;
-          inside = CallerEnv::now();
-          got = run();
-          after = CallerEnv::now();
-        }
-        INFO(fmt::format("{} elem {} {}", name, static_cast<int>(e),
-                         axis == 0 ? "rowwise" : "colwise"));
-        CHECK(want.ran);
-        CHECK(got == want);
-        CHECK(after == inside);  // handed back as the caller set it
+        check_same_under_caller_env(
+            run, fmt::format("{} elem {} {}", name, static_cast<int>(e),
+                             axis == 0 ? "rowwise" : "colwise"));
         ++checked;
       }
     }
   }
-  for (const char* name : {"te-nvfp4", "torchao-nvfp4@0.18",
-                           "modelopt-nvfp4@0.47", "te-nvfp4-4over6@2.17"}) {
+  // ModelOpt and compressed-tensors: the division by a reciprocal (FMAs).
+  for (const char* name :
+       {"te-nvfp4", "torchao-nvfp4@0.18", "modelopt-nvfp4@0.47",
+        "compressed-tensors-nvfp4@0.20", "te-nvfp4-4over6@2.17"}) {
     const Nvfp4Profile* p = find_nvfp4_profile(name);
     REQUIRE(p != nullptr);
     // S_enc for a tensor amax of 2^40: a normal f32 (the kernels' scale
@@ -157,23 +168,12 @@ TEST_CASE("fast quantization ignores the caller's FTZ, DAZ and rounding",
                                                      o.codes.data());
           return o;
         };
-        const Out want = run();
-        Out got;
-        uint64_t inside = 0, after = 0;
-        {
-          const CallerEnv env;
-          inside = CallerEnv::now();
-          got = run();
-          after = CallerEnv::now();
-        }
-        INFO(fmt::format("{} S_enc {:#010x} {}", name, s_enc,
-                         axis == 0 ? "rowwise" : "colwise"));
-        CHECK(want.ran);
-        CHECK(got == want);
-        CHECK(after == inside);
+        check_same_under_caller_env(
+            run, fmt::format("{} S_enc {:#010x} {}", name, s_enc,
+                             axis == 0 ? "rowwise" : "colwise"));
         ++checked;
       }
     }
   }
-  CHECK(checked == 6 * 2 * 2 + 4 * 2 * 2);
+  CHECK(checked == 6 * 2 * 2 + 5 * 2 * 2);
 }
