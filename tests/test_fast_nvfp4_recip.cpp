@@ -11,7 +11,9 @@
 //  - the dividing plans (ModelOpt, compressed-tensors) rowwise against the
 //    reference on blocks whose elements lie a few ulps around each E2M1
 //    midpoint times the block's divisor, and tiny negative elements (the
-//    exactly -0 rule).
+//    exactly -0 rule); on divisors that are even integers (which the
+//    reciprocal leaves to the division: without that exclusion the test
+//    fails); and on quotients past FLT_MAX.
 #include <fmt/format.h>
 
 #include <bit>
@@ -19,6 +21,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <span>
 #include <vector>
 
 #include "conformance/splitmix64.h"
@@ -68,6 +71,46 @@ struct Batch {
     rc.clear();
   }
 };
+
+// The fused kernels on one ISA (kScalar: the portable path) for a scope,
+// the NVFP4 fast path on again at its end.
+struct IsaScope {
+  explicit IsaScope(fast::Isa isa) { fast::set_fused_isa(isa); }
+  ~IsaScope() {
+    fast::reset_fused_isa();
+    fast::set_nvfp4_fast_enabled(true);
+  }
+};
+
+// The reference's block (the fast path off).
+Nvfp4Block ref_block(const Nvfp4Profile& p, uint32_t s_enc,
+                     std::span<const uint32_t> x) {
+  fast::set_nvfp4_fast_enabled(false);
+  Nvfp4Block b = nvfp4_quantize_block(p, s_enc, x);
+  fast::set_nvfp4_fast_enabled(true);
+  return b;
+}
+
+// x (blocks of 16) as one row through the rowwise kernel against the
+// reference block by block; the blocks that differ.
+long rowwise_fails(const Nvfp4Profile& p, uint32_t s_enc,
+                   const std::vector<uint32_t>& x) {
+  const size_t nb = x.size() / 16;
+  std::vector<uint8_t> fs(nb), fc(x.size());
+  REQUIRE(fast::nvfp4_quantize_rowwise(p, s_enc, 1, static_cast<int>(x.size()),
+                                       x.data(), fs.data(), fc.data()));
+  long fails = 0;
+  for (size_t b = 0; b < nb; ++b) {
+    const Nvfp4Block r =
+        ref_block(p, s_enc, std::span<const uint32_t>(x).subspan(16 * b, 16));
+    bool same = r.scale == fs[b];
+    for (size_t i = 0; i < 16; ++i) same = same && r.codes[i] == fc[16 * b + i];
+    if (!same && ++fails <= 5)
+      UNSCOPED_INFO(
+          fmt::format("{} S_enc {:#010x} block {}", p.name, s_enc, b));
+  }
+  return fails;
+}
 
 // The multiplicative inverse of an odd b modulo 2^32 (Newton's iteration).
 uint32_t inverse_odd(uint32_t b) {
@@ -177,7 +220,7 @@ TEST_CASE("fast NVFP4 dividing plans: elements around E2M1 midpoints",
   const float mids[] = {0.25f, 0.75f, 1.25f, 1.75f, 2.5f, 3.5f, 5.0f,
                         6.0f,  0.5f,  1.0f,  1.5f,  2.0f, 3.0f, 4.0f};
   for (fast::Isa isa : test::isas()) {
-    fast::set_fused_isa(isa);
+    const IsaScope scope(isa);
     SplitMix64 g(0x2EC3);
     long blocks = 0, fails = 0, dividing = 0;
     for (const Nvfp4Profile& p : nvfp4_profiles()) {
@@ -195,11 +238,9 @@ TEST_CASE("fast NVFP4 dividing plans: elements around E2M1 midpoints",
           // the divisor of that code; then x = m * op moved by -4..4 ulps.
           const float amax =
               flt(A) * static_cast<float>(1 + g.next() % 1000) / 1000.0f;
-          fast::set_nvfp4_fast_enabled(false);
           std::vector<uint32_t> blk(16, 0u);
           blk[0] = bits(amax);
-          const uint8_t code = nvfp4_quantize_block(p, s_enc, blk).scale;
-          fast::set_nvfp4_fast_enabled(true);
+          const uint8_t code = ref_block(p, s_enc, blk).scale;
           const float op = flt(plan.cand[0].operand[code & 0x7F]);
           for (size_t i = 1; i < 16; ++i) {
             const float m = mids[g.next() % 14];
@@ -213,32 +254,78 @@ TEST_CASE("fast NVFP4 dividing plans: elements around E2M1 midpoints",
           }
           x.insert(x.end(), blk.begin(), blk.end());
         }
-        const size_t nb = x.size() / 16;
-        std::vector<uint8_t> fs(nb), fc(x.size());
-        REQUIRE(fast::nvfp4_quantize_rowwise(p, s_enc, 1,
-                                             static_cast<int>(x.size()),
-                                             x.data(), fs.data(), fc.data()));
-        fast::set_nvfp4_fast_enabled(false);
-        for (size_t b = 0; b < nb; ++b) {
-          ++blocks;
-          const Nvfp4Block r = nvfp4_quantize_block(
-              p, s_enc, std::span<const uint32_t>(x).subspan(16 * b, 16));
-          bool same = r.scale == fs[b];
-          for (size_t i = 0; i < 16; ++i)
-            same = same && r.codes[i] == fc[16 * b + i];
-          if (!same && ++fails <= 5)
-            UNSCOPED_INFO(
-                fmt::format("{} S_enc {:#010x} block {}", p.name, s_enc, b));
-        }
-        fast::set_nvfp4_fast_enabled(true);
+        blocks += static_cast<long>(x.size() / 16);
+        fails += rowwise_fails(p, s_enc, x);
       }
     }
-    fast::reset_fused_isa();
     INFO(fmt::format("{}: {} blocks of {} dividing plans", fast::isa_name(isa),
                      blocks, dividing));
     std::printf("fast NVFP4 dividing plans: %ld blocks, %ld plans on %s\n",
                 blocks, dividing, fast::isa_name(isa));
     CHECK(dividing > 0);
+    CHECK(fails == 0);
+  }
+}
+
+TEST_CASE(
+    "fast NVFP4 dividing plans: divisors at even integers, huge quotients",
+    "[fast][nvfp4]") {
+  // NvTab::rcp leaves divisors within 2^-22 of an even integer 2k to the
+  // division: there x = -k 2^-149 over op = 2k is exactly -2^-150, a tie
+  // that rounds to -0 (code 0 under the -0 rule), while fl(x * RN(1/op))
+  // rounds away from the tie (code 8) where RN(1/op) > 1/op, as for
+  // op = 6 and 10. Tensor amax 2688 makes ModelOpt's tensor value and
+  // compressed-tensors' global scale 1, so op is the scale's value: block
+  // amax 6 op gives scale op.
+  for (fast::Isa isa : test::isas()) {
+    const IsaScope scope(isa);
+    long fails = 0, plans = 0;
+    for (const char* name :
+         {"modelopt-nvfp4@0.47", "compressed-tensors-nvfp4@0.20"}) {
+      const Nvfp4Profile* p = find_nvfp4_profile(name);
+      REQUIRE(p != nullptr);
+      const uint32_t s_enc = nvfp4_tensor_scale(*p, bits(2688.0f));
+      REQUIRE(nvfp4_plan(*p, s_enc).cand[0].divide);
+      ++plans;
+      std::vector<uint32_t> x;
+      for (uint32_t k : {1u, 2u, 3u, 5u, 6u, 7u}) {      // op = 2k: 2 .. 14
+        std::vector<uint32_t> blk(16, 0x80000000u | k);  // -k 2^-149
+        blk[0] = bits(12.0f * static_cast<float>(k));
+        blk[1] = k;  // +k 2^-149
+        x.insert(x.end(), blk.begin(), blk.end());
+      }
+      // Whole groups of 16 blocks (the kernel's groups are Lanes blocks;
+      // fewer take the per-block tail).
+      while (x.size() % 256 != 0) x.push_back(0);
+      fails += rowwise_fails(*p, s_enc, x);
+    }
+    // Blocks whose amax is up to 2^167 times the divisor (the divisor
+    // saturated at 448 times a tiny tensor value, 2^-50): quotients up to
+    // and past FLT_MAX. NvTab::rcp_amax_below leaves those from 2^100 op on
+    // to the division (the proof's range); the codes match the reference
+    // either way (past FLT_MAX the reciprocal's NaN saturates as Inf does
+    // in Cvt), so this checks the codes, not which path ran.
+    for (const char* name :
+         {"modelopt-nvfp4@0.47", "compressed-tensors-nvfp4@0.20"}) {
+      const Nvfp4Profile* p = find_nvfp4_profile(name);
+      const uint32_t s_enc = p->rule == Nvfp4Rule::kModelopt
+                                 ? 0x26800000u   // 2^-50
+                                 : 0x58800000u;  // global scale 2^50
+      std::vector<uint32_t> x;
+      for (uint32_t e = 150; e < 254; e += 4) {  // amax 2^23 .. 2^126
+        std::vector<uint32_t> blk(16);
+        for (size_t i = 0; i < 16; ++i)
+          blk[i] = ((e - static_cast<uint32_t>(i % 5)) << 23) |
+                   (static_cast<uint32_t>(i) * 0x51EB1u & 0x7FFFFFu) |
+                   (i % 2 == 1 ? 0x80000000u : 0u);
+        blk[0] = e << 23;
+        x.insert(x.end(), blk.begin(), blk.end());
+      }
+      while (x.size() % 256 != 0) x.push_back(0);
+      fails += rowwise_fails(*p, s_enc, x);
+    }
+    INFO(fast::isa_name(isa));
+    CHECK(plans == 2);
     CHECK(fails == 0);
   }
 }
