@@ -10,10 +10,10 @@
 #include "emu/arith.h"
 #include "emu/convert.h"
 #include "emu/fast/fdpa_decode.h"
+#include "emu/fast/fp_env.h"
 #include "emu/fast/gemm_fast_impl.h"
 #include "emu/round_pack.h"
 #include "emu/unpack.h"
-#include "emu/fast/fp_env.h"
 
 namespace mxc::fast {
 
@@ -110,6 +110,19 @@ class Decoder {
   uint64_t wide_mask_;
 };
 
+// The decoded operand of every code of a format of at most 8 bits (empty
+// for wider formats): the decoder once per code, not once per element (a
+// plan's decode had taken 40-68% of a 64x64x2048 `gemm`; with emulate_as
+// the decoder converts every code through the reference).
+std::vector<Op> op_table(Fmt f, const Decoder& dec) {
+  std::vector<Op> t;
+  if (desc(f).bits <= 8) {
+    t.resize(256);
+    for (uint64_t c = 0; c < 256; ++c) t[c] = dec(c);
+  }
+  return t;
+}
+
 struct Scale {
   bool bad;
   int32_t sig, exp;
@@ -142,8 +155,54 @@ std::vector<size_t> visit_order(const FdpaParams& f, size_t K) {
   return order;
 }
 
+// Every array of a plan, in pairs (x of a, x of b).
+template <class F>
+void each_array(GemmPlan& a, GemmPlan& b, F f) {
+  f(a.a_val, b.a_val);
+  f(a.a_exp, b.a_exp);
+  f(a.b_val, b.b_val);
+  f(a.b_exp, b.b_exp);
+  f(a.a_sgn, b.a_sgn);
+  f(a.b_sgn, b.b_sgn);
+  f(a.a_pair, b.a_pair);
+  f(a.a_ind, b.a_ind);
+  f(a.b_pair, b.b_pair);
+  f(a.b_ind, b.b_ind);
+  f(a.a_ssig, b.a_ssig);
+  f(a.a_sexp, b.a_sexp);
+  f(a.b_ssig, b.b_ssig);
+  f(a.b_sexp, b.b_sexp);
+  f(a.a_bad, b.a_bad);
+  f(a.a_zero, b.a_zero);
+  f(a.b_bad, b.b_bad);
+  f(a.b_zero, b.b_zero);
+}
+
+// The storage of the last plan's arrays on this thread, kept for the next
+// call (make_gemm_plan assigns every array a plan reads in full, so nothing
+// of the last problem is read; the others keep their old contents unread).
+// A 64x64x2048 problem's decoded operands are about 2.6 MiB: allocated
+// afresh per call, glibc maps and unmaps them, and the page faults took
+// about a fifth of an FP8 `gemm` (perf, from Python).
+// Arrays of more than kKeepBytes in all are freed instead.
+constexpr size_t kKeepBytes = size_t{64} << 20;
+
+GemmPlan& spare_plan() {
+  thread_local GemmPlan spare;
+  return spare;
+}
+
+void keep_arrays(GemmPlan& pl) {
+  size_t bytes = 0;
+  each_array(pl, pl,
+             [&](auto& x, auto&) { bytes += x.capacity() * sizeof(x[0]); });
+  if (bytes > kKeepBytes) return;
+  each_array(spare_plan(), pl, [](auto& keep, auto& used) { keep.swap(used); });
+}
+
 GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
   GemmPlan pl;
+  each_array(pl, spare_plan(), [](auto& x, auto& spare) { x.swap(spare); });
   const FdpaParams& f = mdl.fdpa;
   pl.gst = f.G > 0;
   pl.L = f.L;
@@ -234,6 +293,9 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
     std::vector<uint32_t> sblk(K);
     for (size_t i = 0; i < K; ++i)
       sblk[i] = static_cast<uint32_t>(order[i] / blk);
+    // A format of at most 8 bits: the decoder once per code (op_table).
+    const std::vector<Op> tab_a = op_table(p.a_fmt, dec_a);
+    const std::vector<Op> tab_b = op_table(p.b_fmt, dec_b);
     for (size_t m = 0; m < M; ++m) {
       for (size_t i = 0; i < K; ++i) codes[i] = acc.a(m, order[i]);
       for (size_t j = 0; j < ch; ++j) {
@@ -241,7 +303,8 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
         for (size_t i = j * L; i < (j + 1) * L; ++i) {
           Scale s{false, 1, 0};
           if (scaled) s = decode_scale(ts, p.SA[m * nkb + sblk[i]], opmin);
-          const Op x = dec_a(codes[i]);
+          const Op x =
+              codes[i] < tab_a.size() ? tab_a[codes[i]] : dec_a(codes[i]);
           zero_any |=
               elem(x, s, shift, pl.a_val[m * K + i], pl.a_exp[m * K + i]);
           pl.a_sgn[m * K + i] = x.neg ? 1 : 0;
@@ -260,7 +323,8 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
         for (size_t i = j * L; i < (j + 1) * L; ++i) {
           Scale s{false, 1, 0};
           if (scaled) s = decode_scale(ts, p.SB[n * nkb + sblk[i]], opmin);
-          const Op x = dec_b(codes[i]);
+          const Op x =
+              codes[i] < tab_b.size() ? tab_b[codes[i]] : dec_b(codes[i]);
           const size_t e = (nb * K + i) * kLanes + lane;
           // B carries no shift: one multiply gives the shifted product.
           zero_any |= elem(x, s, 0, pl.b_val[e], pl.b_exp[e]);
@@ -294,16 +358,47 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
     const int32_t v = static_cast<int32_t>(x.sig) << (x.exp - d.emin());
     return x.neg ? -v : v;
   };
-  // Element i's chunk, read from a table (no division per element).
-  std::vector<uint32_t> chunk_of(K);
-  for (size_t i = 0; i < K; ++i) chunk_of[i] = static_cast<uint32_t>(i / L);
+  // Per code of a format of at most 8 bits (op_table; the GST formats),
+  // the operand in units and whether it is bad (NaN, Inf, a code wider than
+  // its format); wider formats and codes decode one by one. (Decoding per
+  // element had taken two thirds of a 64x64x2048 mxf4 `gemm`.)
+  struct Unit {
+    int32_t v;
+    bool bad;
+  };
+  const auto unit_of = [&](const Decoder& dec, const FormatDesc& d,
+                           uint64_t code) {
+    const Op x = dec(code);
+    return Unit{x.bad ? 0 : units(x, d), x.bad};
+  };
+  const auto table_of = [&](Fmt fmt, const Decoder& dec, const FormatDesc& d) {
+    std::vector<Unit> t;
+    for (const Op& x : op_table(fmt, dec))
+      t.push_back(Unit{x.bad ? 0 : units(x, d), x.bad});
+    return t;
+  };
+  const std::vector<Unit> tab_a = table_of(p.a_fmt, dec_a, da);
+  const std::vector<Unit> tab_b = table_of(p.b_fmt, dec_b, db);
+  const auto look = [&](const std::vector<Unit>& t, const Decoder& dec,
+                        const FormatDesc& d, uint64_t code) {
+    return code < t.size() ? t[code] : unit_of(dec, d, code);
+  };
+  // A row's or column's codes gathered first (the layout's stride once),
+  // then two elements (one pair) at a time; L is a multiple of G, which is
+  // even (gemm_covers), so a pair never straddles a chunk.
+  std::vector<uint64_t> codes(K);
   for (size_t m = 0; m < M; ++m) {
-    for (size_t i = 0; i < K; ++i) {
-      const Op x = dec_a(acc.a(m, order[i]));
-      const int32_t v = units(x, da);
-      pl.a_pair[m * K2 + i / 2] |= pack(v, i & 1);
-      pl.a_ind[m * K2 + i / 2] |= pack(v != 0, i & 1);
-      pl.a_bad[m * ch + chunk_of[i]] |= x.bad ? 1 : 0;
+    for (size_t i = 0; i < K; ++i) codes[i] = acc.a(m, order[i]);
+    for (size_t j = 0; j < ch; ++j) {
+      bool bad = false;
+      for (size_t i = j * L; i < (j + 1) * L; i += 2) {
+        const Unit u0 = look(tab_a, dec_a, da, codes[i]);
+        const Unit u1 = look(tab_a, dec_a, da, codes[i + 1]);
+        pl.a_pair[m * K2 + i / 2] = pack(u0.v, 0) | pack(u1.v, 1);
+        pl.a_ind[m * K2 + i / 2] = pack(u0.v != 0, 0) | pack(u1.v != 0, 1);
+        bad |= u0.bad || u1.bad;
+      }
+      if (bad) pl.a_bad[m * ch + j] = 1;
     }
     for (size_t g = 0; g < KG; ++g) {
       const Scale s =
@@ -316,13 +411,18 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
   for (size_t n = 0; n < pl.N; ++n) {
     const size_t nb = n / kLanes, lane = n % kLanes;
     const auto bit = static_cast<uint16_t>(1u << lane);
-    for (size_t i = 0; i < K; ++i) {
-      const Op x = dec_b(acc.b(order[i], n));
-      const int32_t v = units(x, db);
-      const size_t e = (nb * K2 + i / 2) * kLanes + lane;
-      pl.b_pair[e] |= pack(v, i & 1);
-      pl.b_ind[e] |= pack(v != 0, i & 1);
-      if (x.bad) pl.b_bad[nb * ch + chunk_of[i]] |= bit;
+    for (size_t i = 0; i < K; ++i) codes[i] = acc.b(order[i], n);
+    for (size_t j = 0; j < ch; ++j) {
+      bool bad = false;
+      for (size_t i = j * L; i < (j + 1) * L; i += 2) {
+        const Unit u0 = look(tab_b, dec_b, db, codes[i]);
+        const Unit u1 = look(tab_b, dec_b, db, codes[i + 1]);
+        const size_t e = (nb * K2 + i / 2) * kLanes + lane;
+        pl.b_pair[e] = pack(u0.v, 0) | pack(u1.v, 1);
+        pl.b_ind[e] = pack(u0.v != 0, 0) | pack(u1.v != 0, 1);
+        bad |= u0.bad || u1.bad;
+      }
+      if (bad) pl.b_bad[nb * ch + j] |= bit;
     }
     for (size_t g = 0; g < KG; ++g) {
       const Scale s =
@@ -681,7 +781,7 @@ std::vector<uint64_t> gemm_fast(const MmaModel& mdl, const GemmProblem& p,
     if (fallbacks != nullptr) *fallbacks = slow;
     return D;
   }
-  const GemmPlan pl = make_gemm_plan(mdl, p);
+  GemmPlan pl = make_gemm_plan(mdl, p);
   const bool simd = isa != Isa::kScalar && isa_supported(isa) &&
                     gemm_detail::simd_fits(isa) && !pl.wide;
   const size_t M = pl.M, N = pl.N;
@@ -738,6 +838,7 @@ std::vector<uint64_t> gemm_fast(const MmaModel& mdl, const GemmProblem& p,
   for (const auto& [m, n] : slow)
     D[n * M + m] = reference_element(mdl, p, m, n);
   if (fallbacks != nullptr) *fallbacks = slow.size();
+  keep_arrays(pl);
   return D;
 }
 

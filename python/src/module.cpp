@@ -219,7 +219,30 @@ std::vector<uint64_t> raw_words(const InArray& a, size_t want,
   }
   std::vector<uint64_t> out(a.size());
   const auto* p = static_cast<const uint8_t*>(a.data());
-  for (size_t i = 0; i < out.size(); ++i) out[i] = raw_at(p, item, i);
+  // One loop per width (raw_at's switch hoisted, so that each loop is a
+  // plain widening copy the compiler vectorizes).
+  const auto widen = [&](auto zero) {
+    using T = decltype(zero);
+    for (size_t i = 0; i < out.size(); ++i) {
+      T v;
+      std::memcpy(&v, p + sizeof(T) * i, sizeof(T));
+      out[i] = v;
+    }
+  };
+  switch (item) {
+    case 1:
+      widen(uint8_t{0});
+      break;
+    case 2:
+      widen(uint16_t{0});
+      break;
+    case 4:
+      widen(uint32_t{0});
+      break;
+    default:
+      widen(uint64_t{0});
+      break;
+  }
   return out;
 }
 
@@ -796,6 +819,19 @@ std::vector<uint64_t> codes_checked(const InArray& a, mxc::Fmt f,
                                     const char* arg, bool operand = true) {
   auto w = raw_words(a, 0, arg);
   const uint64_t lim = mxc::desc(f).storage_mask();
+  // The bits no code may set (mxc::code_ok: above code_bits, and TF32's
+  // low 13; scales: above the storage width), or-ed over the array in one
+  // loop the compiler vectorizes; only an array with a bad code is walked
+  // again for the first one (the message).
+  const int n = mxc::code_bits(f);
+  uint64_t forbidden = ~lim;
+  if (operand) {
+    forbidden = n < 64 ? ~((uint64_t{1} << n) - 1) : 0;
+    if (f == mxc::Fmt::kTF32) forbidden |= mxc::kTf32LowMask;
+  }
+  uint64_t any = 0;
+  for (uint64_t v : w) any |= v & forbidden;
+  if (any == 0) return w;
   for (uint64_t v : w) {
     if (operand ? !mxc::operand_code_ok(f, v) : v > lim) {
       bad(std::string(arg) + ": code " + std::to_string(v) +
