@@ -184,8 +184,8 @@ void each_array(GemmPlan& a, GemmPlan& b, F f) {
 // A 64x64x2048 problem's decoded operands are about 2.6 MiB: allocated
 // afresh per call, glibc maps and unmaps them, and the page faults took
 // about a fifth of an FP8 `gemm` (perf, from Python).
-// Arrays of more than kKeepBytes in all are freed instead.
-constexpr size_t kKeepBytes = size_t{64} << 20;
+// Arrays of more than kScratchKeepBytes in all are freed instead (as
+// gemm_detail::Scratch, which the AMD paths use).
 
 GemmPlan& spare_plan() {
   thread_local GemmPlan spare;
@@ -196,7 +196,7 @@ void keep_arrays(GemmPlan& pl) {
   size_t bytes = 0;
   each_array(pl, pl,
              [&](auto& x, auto&) { bytes += x.capacity() * sizeof(x[0]); });
-  if (bytes > kKeepBytes) return;
+  if (bytes > gemm_detail::kScratchKeepBytes) return;
   each_array(spare_plan(), pl, [](auto& keep, auto& used) { keep.swap(used); });
 }
 

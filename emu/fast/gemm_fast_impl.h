@@ -88,6 +88,34 @@ struct GemmPlan {
   std::vector<uint16_t> b_bad, b_zero;
 };
 
+// A per-thread array of n elements, its contents unspecified (every user
+// writes each element it reads): the storage is taken from this thread's
+// pool for (T, kSlot) and given back on destruction, up to
+// kScratchKeepBytes; arrays alive at once take different slots (a second
+// one in the same slot would allocate, and only one would be kept). The GEMM
+// paths' arrays are a few MiB per call; allocated afresh, glibc maps and unmaps
+// them and every call pays a page fault per 4 KiB.
+inline constexpr size_t kScratchKeepBytes = size_t{64} << 20;
+
+template <class T, int kSlot>
+class Scratch {
+ public:
+  explicit Scratch(size_t n) : v_(std::move(pool())) { v_.resize(n); }
+  ~Scratch() {
+    if (v_.capacity() * sizeof(T) <= kScratchKeepBytes) pool() = std::move(v_);
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  std::vector<T>& v() { return v_; }
+
+ private:
+  static std::vector<T>& pool() {
+    thread_local std::vector<T> p;
+    return p;
+  }
+  std::vector<T> v_;
+};
+
 // Whether the T/ST products of this model and A/B formats fit the int32
 // lanes of the SIMD kernel (else the plan is wide: the int64 scalar kernel).
 bool t_fits_int32(const MmaModel& m, Fmt a_fmt, Fmt b_fmt);
