@@ -44,3 +44,17 @@ def test_nvfp4_blocks_dequantize_close(block):
     q = mx.quantize(x, "te-nvfp4", tensor_amax=t)
     y = mx.dequantize(q)
     assert np.all(np.abs(y - x) <= np.max(np.abs(x)) * 0.5 + 1e-38)
+
+
+def test_blocks_past_flt_max_draw_without_warnings():
+    # mx_blocks' "pow2" blocks take 2^(k + emax) for k up to 120, past
+    # FLT_MAX for e5m2 (emax 15): that amax must be replaced without a
+    # RuntimeWarning (an error under the user's -W error).
+    import warnings
+
+    from mxconform.strategies import _ulp_around
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = _ulp_around(2.0 ** 135)
+    assert np.isinf(r[1]) and np.isinf(r[2])
