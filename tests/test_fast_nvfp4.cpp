@@ -28,6 +28,7 @@
 #include "emu/fast/amax.h"
 #include "emu/fast/nvfp4_fast.h"
 #include "emu/fast/quantize_fast.h"
+#include "nvfp4_switches.h"
 #include "test_isas.h"
 #include "test_level.h"
 
@@ -35,28 +36,8 @@ using namespace mxc;
 
 namespace {
 
-struct Switches {
-  explicit Switches(fast::Isa isa)
-      : label(isa == fast::Isa::kScalar
-                  ? std::string("portable path (fused kernels off)")
-                  : fmt::format("fused kernels on {} ({})", fast::isa_name(isa),
-                                fast::isa_target_name(isa))) {
-    fast::set_fused_isa(isa);
-  }
-  std::string label;  // what ran, for messages
-  ~Switches() {
-    fast::reset_fused_isa();
-    fast::set_nvfp4_fast_enabled(true);
-  }
-};
-
-Nvfp4Block ref_block(const Nvfp4Profile& p, uint32_t s_enc,
-                     std::span<const uint32_t> x) {
-  fast::set_nvfp4_fast_enabled(false);
-  Nvfp4Block b = nvfp4_quantize_block(p, s_enc, x);
-  fast::set_nvfp4_fast_enabled(true);
-  return b;
-}
+using test::ref_block;
+using test::Switches;
 
 // Tensor scales: S_enc of amax_t = 2^k * (1 + f) for k across the range,
 // then direct values.

@@ -31,6 +31,7 @@
 #include "emu/fast/nvfp4_fast.h"
 #include "emu/fast/nvfp4_fused.h"
 #include "emu/fast/quantize_fast.h"
+#include "nvfp4_switches.h"
 #include "test_isas.h"
 #include "test_level.h"
 
@@ -72,24 +73,8 @@ struct Batch {
   }
 };
 
-// The fused kernels on one ISA (kScalar: the portable path) for a scope,
-// the NVFP4 fast path on again at its end.
-struct IsaScope {
-  explicit IsaScope(fast::Isa isa) { fast::set_fused_isa(isa); }
-  ~IsaScope() {
-    fast::reset_fused_isa();
-    fast::set_nvfp4_fast_enabled(true);
-  }
-};
-
-// The reference's block (the fast path off).
-Nvfp4Block ref_block(const Nvfp4Profile& p, uint32_t s_enc,
-                     std::span<const uint32_t> x) {
-  fast::set_nvfp4_fast_enabled(false);
-  Nvfp4Block b = nvfp4_quantize_block(p, s_enc, x);
-  fast::set_nvfp4_fast_enabled(true);
-  return b;
-}
+using test::ref_block;
+using test::Switches;
 
 // x (blocks of 16) as one row through the rowwise kernel against the
 // reference block by block; the blocks that differ.
@@ -220,7 +205,7 @@ TEST_CASE("fast NVFP4 dividing plans: elements around E2M1 midpoints",
   const float mids[] = {0.25f, 0.75f, 1.25f, 1.75f, 2.5f, 3.5f, 5.0f,
                         6.0f,  0.5f,  1.0f,  1.5f,  2.0f, 3.0f, 4.0f};
   for (fast::Isa isa : test::isas()) {
-    const IsaScope scope(isa);
+    const Switches scope(isa);
     SplitMix64 g(0x2EC3);
     long blocks = 0, fails = 0, dividing = 0;
     for (const Nvfp4Profile& p : nvfp4_profiles()) {
@@ -278,7 +263,7 @@ TEST_CASE(
   // compressed-tensors' global scale 1, so op is the scale's value: block
   // amax 6 op gives scale op.
   for (fast::Isa isa : test::isas()) {
-    const IsaScope scope(isa);
+    const Switches scope(isa);
     long fails = 0, plans = 0;
     for (const char* name :
          {"modelopt-nvfp4@0.47", "compressed-tensors-nvfp4@0.20"}) {

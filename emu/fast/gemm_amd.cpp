@@ -164,10 +164,8 @@ void gemm_pairwise(const MmaModel& mdl, const GemmProblem& p, Isa isa,
   // A row-major, B column-major, both as f32 bits; a chain with a NaN/Inf
   // or over-wide operand is the reference's.
   // One Scratch slot per array alive at once (gemm_fast_impl.h).
-  Scratch<uint32_t, 0> a_s(M * K);
-  Scratch<uint32_t, 1> b_s(N * K);
-  std::vector<uint32_t>& a = a_s.v();
-  std::vector<uint32_t>& b = b_s.v();
+  Scratch<uint32_t, 0> a(M * K);
+  Scratch<uint32_t, 1> b(N * K);
   std::vector<uint8_t> a_bad(M, 0), b_bad(N, 0);
   // A table per operand format when no emulate_as conversion comes first.
   const bool direct = mdl.emulate_as == Fmt::kF64;
@@ -195,12 +193,9 @@ void gemm_pairwise(const MmaModel& mdl, const GemmProblem& p, Isa isa,
   // marked bad below are overwritten by the reference either way.
   size_t m_simd = 0;
   if (isa != Isa::kScalar && isa_supported(isa)) {
-    Scratch<uint32_t, 2> at_s(K * M);
-    Scratch<uint32_t, 3> c_s(N * M);
-    Scratch<uint32_t, 4> out_s(N * M);
-    std::vector<uint32_t>& at = at_s.v();
-    std::vector<uint32_t>& c = c_s.v();
-    std::vector<uint32_t>& out = out_s.v();
+    Scratch<uint32_t, 2> at(K * M);
+    Scratch<uint32_t, 3> c(N * M);
+    Scratch<uint32_t, 4> out(N * M);
     for (size_t m = 0; m < M; ++m)
       for (size_t k = 0; k < K; ++k) at[k * M + m] = a[m * K + k];
     for (size_t i = 0; i < N * M; ++i) c[i] = static_cast<uint32_t>(p.C[i]);
@@ -432,18 +427,12 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p, Isa isa,
       s0 >= 0 && F + 2 + static_cast<int32_t>(std::bit_width(L - 1)) <= 31;
   if (isa != Isa::kScalar && isa_supported(isa) && fits) {
     // One Scratch slot per array alive at once (gemm_fast_impl.h).
-    Scratch<int32_t, 0> at_sig_s(K * M);
-    Scratch<int32_t, 1> at_exp_s(K * M);
-    Scratch<int32_t, 2> at_neg_s(K * M);
-    Scratch<int32_t, 3> b_sig_s(N * K);
-    Scratch<int32_t, 4> b_exp_s(N * K);
-    Scratch<int32_t, 5> b_neg_s(N * K);
-    std::vector<int32_t>& at_sig = at_sig_s.v();
-    std::vector<int32_t>& at_exp = at_exp_s.v();
-    std::vector<int32_t>& at_neg = at_neg_s.v();
-    std::vector<int32_t>& b_sig = b_sig_s.v();
-    std::vector<int32_t>& b_exp = b_exp_s.v();
-    std::vector<int32_t>& b_neg = b_neg_s.v();
+    Scratch<int32_t, 0> at_sig(K * M);
+    Scratch<int32_t, 1> at_exp(K * M);
+    Scratch<int32_t, 2> at_neg(K * M);
+    Scratch<int32_t, 3> b_sig(N * K);
+    Scratch<int32_t, 4> b_exp(N * K);
+    Scratch<int32_t, 5> b_neg(N * K);
     constexpr size_t kTile = 16;
     for (size_t m0 = 0; m0 < M; m0 += kTile) {
       const size_t m1 = std::min(M, m0 + kTile);
@@ -472,10 +461,8 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p, Isa isa,
     }
     decoded_all = true;
     if (top_a + top_b <= 128) {
-      Scratch<uint32_t, 3> c_s(N * M);
-      Scratch<uint32_t, 4> out_s(N * M);
-      std::vector<uint32_t>& c = c_s.v();
-      std::vector<uint32_t>& out = out_s.v();
+      Scratch<uint32_t, 3> c(N * M);
+      Scratch<uint32_t, 4> out(N * M);
       for (size_t i = 0; i < N * M; ++i) c[i] = static_cast<uint32_t>(p.C[i]);
       const TwoStageArgs args{at_sig.data(),
                               at_exp.data(),

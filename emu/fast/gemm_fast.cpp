@@ -366,22 +366,19 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
     int32_t v;
     bool bad;
   };
-  const auto unit_of = [&](const Decoder& dec, const FormatDesc& d,
-                           uint64_t code) {
-    const Op x = dec(code);
+  const auto unit = [&](const Op& x, const FormatDesc& d) {
     return Unit{x.bad ? 0 : units(x, d), x.bad};
   };
   const auto table_of = [&](Fmt fmt, const Decoder& dec, const FormatDesc& d) {
     std::vector<Unit> t;
-    for (const Op& x : op_table(fmt, dec))
-      t.push_back(Unit{x.bad ? 0 : units(x, d), x.bad});
+    for (const Op& x : op_table(fmt, dec)) t.push_back(unit(x, d));
     return t;
   };
   const std::vector<Unit> tab_a = table_of(p.a_fmt, dec_a, da);
   const std::vector<Unit> tab_b = table_of(p.b_fmt, dec_b, db);
   const auto look = [&](const std::vector<Unit>& t, const Decoder& dec,
                         const FormatDesc& d, uint64_t code) {
-    return code < t.size() ? t[code] : unit_of(dec, d, code);
+    return code < t.size() ? t[code] : unit(dec(code), d);
   };
   // A row's or column's codes gathered first (the layout's stride once),
   // then two elements (one pair) at a time; L is a multiple of G, which is

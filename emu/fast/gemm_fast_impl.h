@@ -106,7 +106,8 @@ class Scratch {
   }
   Scratch(const Scratch&) = delete;
   Scratch& operator=(const Scratch&) = delete;
-  std::vector<T>& v() { return v_; }
+  T& operator[](size_t i) { return v_[i]; }
+  T* data() { return v_.data(); }
 
  private:
   static std::vector<T>& pool() {
