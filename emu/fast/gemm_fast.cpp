@@ -56,6 +56,15 @@ Fmt read_format(Fmt f, Fmt emulate_as) {
   return emulate_as == Fmt::kF64 ? f : emulate_as;
 }
 
+// The bits of a stored code beyond format f's: a code with any of them set
+// is over-wide (the reference reads only the format's bits). TF32 codes
+// are f32 patterns (32 bits), of which read() keeps the top 19: they are
+// shifted right by kTf32Drop.
+uint64_t over_wide_mask(Fmt f) {
+  return f == Fmt::kTF32 ? ~uint64_t{0xFFFFFFFF} : ~desc(f).storage_mask();
+}
+constexpr int kTf32Drop = 13;
+
 // Decodes the A or B operands of one problem: the format's fields fetched
 // once, then per code a 256-entry table (formats of 8 bits or fewer), the
 // IEEE field split (f16, bf16, tf32 and any format with Inf), or the shared
@@ -70,15 +79,14 @@ class Decoder {
         table_(elem_ok(rf_) ? &detail::decode_table(rf_) : nullptr),
         ieee_(d_.specials == Specials::kIeee),
         tf32_(rf_ == Fmt::kTF32),
-        wide_mask_(f == Fmt::kTF32 ? ~uint64_t{0xFFFFFFFF}
-                                   : ~desc(f).storage_mask()) {}
+        wide_mask_(over_wide_mask(f)) {}
 
   Op operator()(uint64_t code) const {
     // A code wider than its format (TF32: a 32-bit f32 pattern) is the
     // reference's (it reads only the format's bits).
     if ((code & wide_mask_) != 0) return Op{true, false, 0, 0};
     if (emu_ != Fmt::kF64) code = convert(f_, emu_, code);
-    if (tf32_) code >>= 13;  // f32 bits truncated to TF32 (read())
+    if (tf32_) code >>= kTf32Drop;  // f32 bits truncated to TF32 (read())
     if (table_ != nullptr) {
       const detail::Dec& x = (*table_)[code & 0xFF];
       return Op{x.special != 0, x.neg != 0, x.sig, x.exp};
@@ -148,9 +156,8 @@ class IeeeLine {
            d.exp_bits + d.man_bits + 1 <= 32;
   }
   IeeeLine(Fmt f, int32_t zexp, int shift)
-      : wide_mask_(f == Fmt::kTF32 ? ~uint64_t{0xFFFFFFFF}
-                                   : ~desc(f).storage_mask()),
-        drop_(f == Fmt::kTF32 ? 13 : 0),  // f32 bits truncated (read())
+      : wide_mask_(over_wide_mask(f)),
+        drop_(f == Fmt::kTF32 ? kTf32Drop : 0),
         man_(desc(f).man_bits),
         sign_(desc(f).man_bits + desc(f).exp_bits),
         emask_((1u << desc(f).exp_bits) - 1),
