@@ -661,7 +661,9 @@ TEST_CASE("fast GEMM: the CDNA3 two-stage vector kernel against the reference",
       for (size_t i = 0; i < per_pair; ++i) {
         const int L = mdl.fdpa.L;
         const int M = 16 + static_cast<int>(below(g, 56));
-        const int N = 1 + static_cast<int>(below(g, 5));
+        // N past 8: the kernel's eight-column groups (C in registers)
+        // and the columns left over.
+        const int N = 1 + static_cast<int>(below(g, 20));
         const int K = L * (1 + static_cast<int>(below(g, 4)));
         const uint64_t r = g.next();
         const bool big = r % 4 == 0;
@@ -745,6 +747,9 @@ TEST_CASE("fast GEMM: the CDNA3 two-stage vector kernel against the reference",
   CHECK(finite_slow == 0);
   // The TF32 operands are decoded by their fields: the same as unpack.
   CHECK(fast::gemm_detail::two_stage_tf32_mismatches() == 0);
+  // f16, bf16 and TF32 read directly are decoded a line at a time by their
+  // fields: the same as unpack, every code.
+  CHECK(fast::gemm_detail::two_stage_line_mismatches() == 0);
   std::printf(
       "CDNA3 two-stage kernel: %zu model x format x zero-rule sets, %zu "
       "elements, checked on %s\n",

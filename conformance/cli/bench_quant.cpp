@@ -37,8 +37,8 @@ double per_call(F&& f) {
   double best = 1e30;
   for (int s = 0; s < 5; ++s) {
     best = std::min(best, seconds([&] {
-                      for (int r = 0; r < reps; ++r) f();
-                    }) / reps);
+                            for (int r = 0; r < reps; ++r) f();
+                          }) / reps);
   }
   return best;
 }
@@ -179,9 +179,9 @@ void profile_rows(const std::vector<uint32_t>& x, size_t cols,
       }
       sink += codes[0] + scales[0];
     });
-    rows.push_back({fmt::format("  {} NVFP4 [{}]", p.name,
-                                fast_ok ? "fast" : "REFERENCE"),
-                    double(x.size()) / t});
+    rows.push_back(
+        {fmt::format("  {} NVFP4 [{}]", p.name, fast_ok ? "fast" : "REFERENCE"),
+         double(x.size()) / t});
   }
   double best = 0;
   for (const Row& r : rows) best = std::max(best, r.rate);
@@ -195,8 +195,10 @@ void profile_rows(const std::vector<uint32_t>& x, size_t cols,
                r.rate / best);
     slow += r.rate < 0.5 * best;
   }
-  fmt::print("{} of {} profile rows below 50% of the fastest (issue 22 target: none)\n",
-             slow, rows.size());
+  fmt::print(
+      "{} of {} profile rows below 50% of the fastest (issue 22 target: "
+      "none)\n",
+      slow, rows.size());
   if (sink == 42) fmt::print(" ");
 }
 
@@ -258,8 +260,8 @@ void quant_rows(size_t scale, SplitMix64& g) {
   {
     // Every profile: 2^16 floats (256 KiB, cache-resident), 256 columns.
     const size_t np = size_t{1} << 16;
-    profile_rows(std::vector<uint32_t>(x.begin(),
-                                       x.begin() + static_cast<long>(std::min(np, n))),
+    profile_rows(std::vector<uint32_t>(
+                     x.begin(), x.begin() + static_cast<long>(std::min(np, n))),
                  256, false);
   }
 }

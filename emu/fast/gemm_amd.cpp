@@ -330,6 +330,88 @@ Op tf32_operand(uint64_t code, bool opmin, bool& bad) {
   return o;
 }
 
+// A bound on a decoded operand's magnitude: |x| < 2^(bit_width(sig) + exp
+// - man) (INT32_MIN / 4 for a zero), so a product |x y| reaches 2^128 only
+// if the two bounds' sum is above 128 (gemm_two_stage).
+int32_t top_bound(uint32_t sig, int32_t exp, int32_t man) {
+  return sig == 0 ? INT32_MIN / 4
+                  : static_cast<int32_t>(std::bit_width(sig)) + exp - man;
+}
+
+// The two-stage operands of a line of codes of f16, bf16 or TF32 read
+// directly (no emulate_as): tf32_operand's fields for any of the three (an
+// IEEE format: biased exponent 0 subnormal or zero, all ones Inf or NaN;
+// TF32's 13 low bits dropped), in a loop without branches that GCC
+// vectorizes. Their tables (two_stage_lut: 256 KiB per f16 or bf16 table,
+// read at random) and the per-element decode cost more than the kernel's
+// chain on a 128x128x1024 problem. The same as two_stage_decode for every
+// code (two_stage_line_mismatches, tested).
+struct IeeeTwoStage {
+  int shift;      // TF32: 13 (kTf32LowBits)
+  int width;      // 1 + E + M: a code with bits above shift + width is bad
+  int man;        // M
+  uint32_t emax;  // 2^E - 1
+  int32_t bias, emin;
+  bool opmin;
+};
+
+// f's fields when it is read directly and is one of the three, else
+// width 0.
+IeeeTwoStage ieee_two_stage(Fmt f, Fmt emulate_as, bool opmin) {
+  IeeeTwoStage t{};
+  if (emulate_as != Fmt::kF64 ||
+      (f != Fmt::kF16 && f != Fmt::kBF16 && f != Fmt::kTF32))
+    return t;
+  const FormatDesc& d = desc(f);
+  t.shift = f == Fmt::kTF32 ? 13 : 0;
+  t.width = 1 + d.exp_bits + d.man_bits;
+  t.man = d.man_bits;
+  t.emax = (1u << d.exp_bits) - 1;
+  t.bias = d.bias;
+  t.emin = d.emin();
+  t.opmin = opmin;
+  return t;
+}
+
+// n codes at c[i * stride] into sig[i] (the significand << s0), exp[i] and
+// neg[i] (0 or -1), a bad code (NaN, Inf, over-wide) as Op{}. Returns
+// whether one was bad; top becomes at least exp + 1 of every nonzero
+// significand (|x| < 2^(exp + 1): the bound gemm_two_stage's overflow test
+// takes; top_bound's bit_width(sig) + exp - man, or above it for a
+// subnormal).
+bool two_stage_line(const IeeeTwoStage& t, const uint64_t* c, size_t stride,
+                    size_t n, int32_t s0, int32_t* sig, int32_t* exp,
+                    int32_t* neg, int32_t& top) {
+  const uint32_t mmask = (1u << t.man) - 1;
+  const int sign_at = t.width - 1, over_at = t.shift + t.width;
+  uint32_t any_bad = 0;
+  int32_t tp = top;
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t code = c[i * stride];
+    const uint32_t x = static_cast<uint32_t>(code >> t.shift);
+    const uint32_t e = (x >> t.man) & t.emax, fr = x & mmask;
+    const uint32_t bad =
+        static_cast<uint32_t>((code >> over_at) != 0) | (e == t.emax ? 1u : 0u);
+    const uint32_t sg = fr | (e != 0 ? mmask + 1 : 0u);
+    int32_t ex = e != 0 ? static_cast<int32_t>(e) - t.bias : t.emin;
+    if (t.opmin && sg == 0) ex = kOperandMinZero;
+    sig[i] = bad != 0 ? 0 : static_cast<int32_t>(sg << s0);
+    exp[i] = bad != 0 ? 0 : ex;
+    neg[i] = bad != 0 ? 0 : -static_cast<int32_t>((x >> sign_at) & 1);
+    tp = std::max(tp, bad == 0 && sg != 0 ? ex + 1 : INT32_MIN / 4);
+    any_bad |= bad;
+  }
+  top = tp;
+  return any_bad != 0;
+}
+
+// Whether two_stage_line takes code as bad (for the rows of a line that
+// had one).
+bool two_stage_bad(const IeeeTwoStage& t, uint64_t code) {
+  const uint32_t e = static_cast<uint32_t>(code >> (t.shift + t.man)) & t.emax;
+  return (code >> (t.shift + t.width)) != 0 || e == t.emax;
+}
+
 // The decoded operand of code `code` of format f (read_code, then
 // two_stage_operand; a bad one is Op{}), through the format's table when
 // it has one.
@@ -407,10 +489,6 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p, Isa isa,
   const uint32_t nan = static_cast<uint32_t>(canonical_nan(Fmt::kF32));
   // Whether some product can reach 2^128: |x| < 2^(bit_width(sig) + exp -
   // man), so |x y| < 2^(top_a + top_b) with top the largest such bound.
-  const auto top_bound = [](uint32_t sig, int32_t exp, int32_t man) {
-    return sig == 0 ? INT32_MIN / 4
-                    : static_cast<int32_t>(std::bit_width(sig)) + exp - man;
-  };
   int32_t top_a = INT32_MIN / 4, top_b = INT32_MIN / 4;
   // On a SIMD ISA the rows in whole groups of lanes run the vector kernel
   // (gemm_amd_hwy.cpp: the same steps lane by lane) when every term and
@@ -434,21 +512,72 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p, Isa isa,
     Scratch<int32_t, 4> b_exp(N * K);
     Scratch<int32_t, 5> b_neg(N * K);
     constexpr size_t kTile = 16;
-    for (size_t m0 = 0; m0 < M; m0 += kTile) {
-      const size_t m1 = std::min(M, m0 + kTile);
+    const IeeeTwoStage ia = ieee_two_stage(p.a_fmt, mdl.emulate_as, opmin);
+    const IeeeTwoStage ib = ieee_two_stage(p.b_fmt, mdl.emulate_as, opmin);
+    if (ia.width != 0 && !lay.a_kmajor) {
+      // A's k-th line holds every row's code: decoded in place.
       for (size_t k = 0; k < K; ++k) {
-        for (size_t m = m0; m < m1; ++m) {
-          bool x_bad = false;
-          const Op o = dec_a(m, k, x_bad);
-          a_bad[m] |= x_bad ? 1 : 0;
-          top_a = std::max(top_a, top_bound(o.sig, o.exp, man_a));
-          at_sig[k * M + m] = static_cast<int32_t>(o.sig << s0);
-          at_exp[k * M + m] = o.exp;
-          at_neg[k * M + m] = -static_cast<int32_t>(o.neg);
+        const uint64_t* line = p.A.data() + k * M;
+        if (two_stage_line(ia, line, 1, M, s0, &at_sig[k * M], &at_exp[k * M],
+                           &at_neg[k * M], top_a)) {
+          for (size_t m = 0; m < M; ++m)
+            if (two_stage_bad(ia, line[m])) a_bad[m] = 1;
+        }
+      }
+    } else if (ia.width != 0) {
+      // k-major A: kTile rows x kSpan codes decoded into a tile (12 KiB,
+      // rows 256 bytes apart: no two at a multiple of 4 KiB), then
+      // transposed into place.
+      constexpr size_t kSpan = 64;
+      int32_t ts[kTile * kSpan], te[kTile * kSpan], tn[kTile * kSpan];
+      for (size_t m0 = 0; m0 < M; m0 += kTile) {
+        const size_t m1 = std::min(M, m0 + kTile);
+        for (size_t k0 = 0; k0 < K; k0 += kSpan) {
+          const size_t k1 = std::min(K, k0 + kSpan);
+          for (size_t m = m0; m < m1; ++m) {
+            const size_t j = (m - m0) * kSpan;
+            if (two_stage_line(ia, p.A.data() + m * K + k0, 1, k1 - k0, s0,
+                               &ts[j], &te[j], &tn[j], top_a))
+              a_bad[m] = 1;
+          }
+          for (size_t k = k0; k < k1; ++k) {
+            for (size_t m = m0; m < m1; ++m) {
+              const size_t j = (m - m0) * kSpan + (k - k0);
+              at_sig[k * M + m] = ts[j];
+              at_exp[k * M + m] = te[j];
+              at_neg[k * M + m] = tn[j];
+            }
+          }
+        }
+      }
+    } else {
+      for (size_t m0 = 0; m0 < M; m0 += kTile) {
+        const size_t m1 = std::min(M, m0 + kTile);
+        for (size_t k = 0; k < K; ++k) {
+          for (size_t m = m0; m < m1; ++m) {
+            bool x_bad = false;
+            const Op o = dec_a(m, k, x_bad);
+            a_bad[m] |= x_bad ? 1 : 0;
+            top_a = std::max(top_a, top_bound(o.sig, o.exp, man_a));
+            at_sig[k * M + m] = static_cast<int32_t>(o.sig << s0);
+            at_exp[k * M + m] = o.exp;
+            at_neg[k * M + m] = -static_cast<int32_t>(o.neg);
+          }
         }
       }
     }
     for (size_t n = 0; n < N; ++n) {
+      if (ib.width != 0) {
+        // Column n: contiguous in k-major B, N apart otherwise.
+        const uint64_t* col =
+            lay.b_kmajor ? p.B.data() + n * K : p.B.data() + n;
+        b_bad[n] =
+            two_stage_line(ib, col, lay.b_kmajor ? 1 : N, K, 0, &b_sig[n * K],
+                           &b_exp[n * K], &b_neg[n * K], top_b)
+                ? 1
+                : 0;
+        continue;
+      }
       for (size_t k = 0; k < K; ++k) {
         bool x_bad = false;
         const Op o = dec_b(k, n, x_bad);
@@ -610,6 +739,50 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p, Isa isa,
 }
 
 }  // namespace
+
+size_t two_stage_line_mismatches() {
+  size_t bad_count = 0;
+  for (const Fmt f : {Fmt::kF16, Fmt::kBF16, Fmt::kTF32}) {
+    // Every code (TF32: every f32 pattern's top 19 bits, the 13 low bits 0
+    // or set), and each with a bit above the format: one line, so that the
+    // vectorized loop sees bad codes among good ones.
+    std::vector<uint64_t> codes;
+    const int shift = f == Fmt::kTF32 ? 13 : 0;
+    const uint64_t n = uint64_t{1} << desc(f).bits;
+    for (uint64_t x = 0; x < n; ++x) {
+      codes.push_back(x << shift);
+      if (shift != 0) codes.push_back((x << shift) | 0x1FFF);
+      codes.push_back((x << shift) | (uint64_t{1} << (desc(f).bits + shift)));
+    }
+    for (const bool opmin : {false, true}) {
+      const IeeeTwoStage t = ieee_two_stage(f, Fmt::kF64, opmin);
+      const size_t m = codes.size();
+      std::vector<int32_t> sig(m), exp(m), neg(m);
+      int32_t top = INT32_MIN / 4;
+      const bool any_bad = two_stage_line(t, codes.data(), 1, m, 0, sig.data(),
+                                          exp.data(), neg.data(), top);
+      bool ref_any = false;
+      int32_t ref_top = INT32_MIN / 4;
+      for (size_t i = 0; i < m; ++i) {
+        bool b = false;
+        const Op r = two_stage_decode_slow(opmin, f, Fmt::kF64, codes[i], b);
+        const Op o = b ? Op{} : r;
+        ref_any = ref_any || b;
+        if (!b)
+          ref_top =
+              std::max(ref_top, top_bound(o.sig, o.exp, desc(f).man_bits));
+        if (b != two_stage_bad(t, codes[i]) ||
+            sig[i] != static_cast<int32_t>(o.sig) || exp[i] != o.exp ||
+            neg[i] != -static_cast<int32_t>(o.neg))
+          ++bad_count;
+      }
+      // The bound: a line's is top_bound's (above it only for a line of
+      // subnormals, whose bit_width(sig) is at most man).
+      if (any_bad != ref_any || top != ref_top) ++bad_count;
+    }
+  }
+  return bad_count;
+}
 
 size_t two_stage_tf32_mismatches() {
   size_t bad_count = 0;

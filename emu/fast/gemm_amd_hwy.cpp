@@ -15,6 +15,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "emu/fast/fdpa_decode.h"
 #include "emu/fast/gemm_fast_impl.h"
@@ -360,10 +361,18 @@ HWY_INLINE V32 Stage2(const TwoStageArgs& a, size_t split, size_t m0, size_t n,
   return r;
 }
 
-// Rows m0.. of columns n0 .. n0 + nn - 1 (nn = 1 or 2) through every chunk,
-// C in registers. kL, kSplit: L and split as constants (0: a's), so that
-// the common shapes unroll. buf: Stage1's and Stage2's scratch.
-template <size_t kL, size_t kSplit, bool kOpmin>
+// Rows m0.. of columns n0 .. n0 + nn - 1 (nn <= kChains) through every
+// chunk. kL, kSplit: L and split as constants (0: a's), so that the common
+// shapes unroll. buf: Stage1's and Stage2's scratch, then the columns' C.
+// The columns' chains are independent, and each is a latency chain through
+// C (Stage2 of chunk k0 needs chunk k0 - L's D): the chunk's columns one
+// after another overlap them (8 chains ran CDNA3's gemm 1.2-1.35x as fast
+// as 2 on AVX-512, docs/performance.md). kNC = kChains (nn == kChains):
+// the C of each column in a register; kNC = 0, or a target with sizeless
+// vectors (SVE: no arrays of them), in buf.
+constexpr size_t kChains = 8;
+
+template <size_t kL, size_t kSplit, bool kOpmin, size_t kNC>
 void Rows(const TwoStageArgs& args, size_t m0, size_t n0, size_t nn,
           int32_t* buf) {
   // A local copy: the stores to buf and out cannot alias it, so its fields
@@ -376,29 +385,38 @@ void Rows(const TwoStageArgs& args, size_t m0, size_t n0, size_t nn,
   int32_t* set_buf = buf + 6 * V;
   const auto* c_in = reinterpret_cast<const int32_t*>(a.c);
   auto* out = reinterpret_cast<int32_t*>(a.out);
-  if (nn == 2) {
-    // The two columns' chains are independent: one's stage 2 (a latency
-    // chain through C) overlaps the other's work.
-    V32 c0 = hn::LoadU(d, c_in + n0 * a.M + m0);
-    V32 c1 = hn::LoadU(d, c_in + (n0 + 1) * a.M + m0);
+#if !HWY_HAVE_SCALABLE
+  if constexpr (kNC != 0) {
+    V32 c[kNC];
+    for (size_t j = 0; j < kNC; ++j)
+      c[j] = hn::LoadU(d, c_in + (n0 + j) * a.M + m0);
     for (size_t k0 = 0; k0 < a.K; k0 += L) {
-      V32 e0, s0, e1, s1;
-      Stage1<kL, kSplit, kOpmin>(a, m0, n0, k0, set_buf, e0, s0);
-      c0 = Stage2(a, split, m0, n0, k0, e0, s0, c0, buf);
-      Stage1<kL, kSplit, kOpmin>(a, m0, n0 + 1, k0, set_buf, e1, s1);
-      c1 = Stage2(a, split, m0, n0 + 1, k0, e1, s1, c1, buf);
+      HWY_UNROLL(kChains)
+      for (size_t j = 0; j < kNC; ++j) {
+        V32 e, S;
+        Stage1<kL, kSplit, kOpmin>(a, m0, n0 + j, k0, set_buf, e, S);
+        c[j] = Stage2(a, split, m0, n0 + j, k0, e, S, c[j], buf);
+      }
     }
-    hn::StoreU(c0, d, out + n0 * a.M + m0);
-    hn::StoreU(c1, d, out + (n0 + 1) * a.M + m0);
-  } else {
-    V32 c0 = hn::LoadU(d, c_in + n0 * a.M + m0);
-    for (size_t k0 = 0; k0 < a.K; k0 += L) {
-      V32 e0, s0;
-      Stage1<kL, kSplit, kOpmin>(a, m0, n0, k0, set_buf, e0, s0);
-      c0 = Stage2(a, split, m0, n0, k0, e0, s0, c0, buf);
-    }
-    hn::StoreU(c0, d, out + n0 * a.M + m0);
+    for (size_t j = 0; j < kNC; ++j)
+      hn::StoreU(c[j], d, out + (n0 + j) * a.M + m0);
+    return;
   }
+#endif
+  int32_t* cb = set_buf + 2 * split * V;  // nn vectors of C
+  for (size_t j = 0; j < nn; ++j)
+    hn::Store(hn::LoadU(d, c_in + (n0 + j) * a.M + m0), d, cb + j * V);
+  for (size_t k0 = 0; k0 < a.K; k0 += L) {
+    for (size_t j = 0; j < nn; ++j) {
+      V32 e, S;
+      Stage1<kL, kSplit, kOpmin>(a, m0, n0 + j, k0, set_buf, e, S);
+      hn::Store(
+          Stage2(a, split, m0, n0 + j, k0, e, S, hn::Load(d, cb + j * V), buf),
+          d, cb + j * V);
+    }
+  }
+  for (size_t j = 0; j < nn; ++j)
+    hn::StoreU(hn::Load(d, cb + j * V), d, out + (n0 + j) * a.M + m0);
 }
 }  // namespace ts
 
@@ -408,20 +426,37 @@ size_t TwoStage(const TwoStageArgs& a) {
   if (whole == 0) return 0;
   // Rows' scratch. SVE vectors are sizeless: arrays, not vectors of
   // vectors.
-  auto buf = hwy::AllocateAligned<int32_t>((6 + 2 * a.split) * V);
+  auto buf = hwy::AllocateAligned<int32_t>((6 + 2 * a.split + ts::kChains) * V);
   // Row groups outside: a group's A (K x Lanes) stays in cache across n.
+  // Per shape, the kernel for kChains columns and the one for fewer.
   using RowsFn =
       void (*)(const TwoStageArgs&, size_t, size_t, size_t, int32_t*);
-  RowsFn rows = a.opmin ? &ts::Rows<0, 0, true> : &ts::Rows<0, 0, false>;
+  RowsFn rows[2] = {
+      a.opmin ? &ts::Rows<0, 0, true, 0> : &ts::Rows<0, 0, false, 0>,
+      a.opmin ? &ts::Rows<0, 0, true, 0> : &ts::Rows<0, 0, false, 0>};
+  const auto shape = [&](auto l, auto sp) {
+    constexpr size_t kL = decltype(l)::value, kS = decltype(sp)::value;
+    if (a.opmin) {
+      rows[0] = &ts::Rows<kL, kS, true, ts::kChains>;
+      rows[1] = &ts::Rows<kL, kS, true, 0>;
+    } else {
+      rows[0] = &ts::Rows<kL, kS, false, ts::kChains>;
+      rows[1] = &ts::Rows<kL, kS, false, 0>;
+    }
+  };
+  using std::integral_constant;
   if (a.L == 8 && a.split == 1)  // CDNA3 f16, bf16
-    rows = a.opmin ? &ts::Rows<8, 1, true> : &ts::Rows<8, 1, false>;
+    shape(integral_constant<size_t, 8>(), integral_constant<size_t, 1>());
   if (a.L == 4 && a.split == 1)  // CDNA3 xf32
-    rows = a.opmin ? &ts::Rows<4, 1, true> : &ts::Rows<4, 1, false>;
+    shape(integral_constant<size_t, 4>(), integral_constant<size_t, 1>());
   if (a.L == 16 && a.split == 2)  // CDNA3 fp8/bf8
-    rows = a.opmin ? &ts::Rows<16, 2, true> : &ts::Rows<16, 2, false>;
-  for (size_t m0 = 0; m0 < whole; m0 += V)
-    for (size_t n = 0; n < a.N; n += 2)  // two columns' chains at a time
-      rows(a, m0, n, std::min<size_t>(2, a.N - n), buf.get());
+    shape(integral_constant<size_t, 16>(), integral_constant<size_t, 2>());
+  for (size_t m0 = 0; m0 < whole; m0 += V) {
+    for (size_t n = 0; n < a.N; n += ts::kChains) {
+      const size_t nn = std::min(ts::kChains, a.N - n);
+      rows[nn == ts::kChains ? 0 : 1](a, m0, n, nn, buf.get());
+    }
+  }
   return whole;
 }
 

@@ -212,5 +212,10 @@ size_t two_stage_simd(Isa isa, const TwoStageArgs& a);
 // and over-wide, both zero rules) the two-stage datapath's field decode
 // reads differently from read_code + unpack (gemm_amd.cpp; 0 expected).
 size_t two_stage_tf32_mismatches();
+// How many f16, bf16 and TF32 codes (every code, each also over-wide; both
+// zero rules; all in one line) the two-stage datapath's line decode
+// (gemm_amd.cpp two_stage_line) reads differently from read_code + unpack,
+// its bad flag and its magnitude bound included (0 expected).
+size_t two_stage_line_mismatches();
 
 }  // namespace mxc::fast::gemm_detail
