@@ -312,24 +312,6 @@ const TwoStageLut* two_stage_lut(Fmt f) {
   });
 }
 
-// read_code + two_stage_operand of a TF32 code (an f32 pattern; bits
-// above 32: over-wide) by its fields (format.h kTF32: e8m10, bias 127,
-// IEEE specials): a normal (1.f) * 2^(e - 127) has exp e - 127, a
-// subnormal emin = -126, a zero emin or kOperandMinZero. The same as the
-// unpack path for every code (two_stage_tf32_mismatches, tested).
-Op tf32_operand(uint64_t code, bool opmin, bool& bad) {
-  const auto x = static_cast<uint32_t>(code >> 13);
-  const uint32_t e = (x >> 10) & 0xFF, fr = x & 0x3FF;
-  bad = (code >> 32) != 0 || e == 0xFF;
-  if (bad) return Op{};
-  const int32_t emin = desc(Fmt::kTF32).emin();
-  Op o{e != 0 ? (fr | 0x400u) : fr,
-       e != 0 ? static_cast<int32_t>(e) - 127 : emin,
-       static_cast<uint8_t>((x >> 18) & 1)};
-  if (o.sig == 0 && opmin) o.exp = kOperandMinZero;
-  return o;
-}
-
 // A bound on a decoded operand's magnitude: |x| < 2^(bit_width(sig) + exp
 // - man) (INT32_MIN / 4 for a zero), so a product |x y| reaches 2^128 only
 // if the two bounds' sum is above 128 (gemm_two_stage).
@@ -338,14 +320,16 @@ int32_t top_bound(uint32_t sig, int32_t exp, int32_t man) {
                   : static_cast<int32_t>(std::bit_width(sig)) + exp - man;
 }
 
-// The two-stage operands of a line of codes of f16, bf16 or TF32 read
-// directly (no emulate_as): tf32_operand's fields for any of the three (an
-// IEEE format: biased exponent 0 subnormal or zero, all ones Inf or NaN;
-// TF32's 13 low bits dropped), in a loop without branches that GCC
-// vectorizes. Their tables (two_stage_lut: 256 KiB per f16 or bf16 table,
-// read at random) and the per-element decode cost more than the kernel's
-// chain on a 128x128x1024 problem. The same as two_stage_decode for every
-// code (two_stage_line_mismatches, tested).
+// read_code + two_stage_operand of an f16, bf16 or TF32 code read directly
+// (no emulate_as) by its fields (IEEE formats: a normal (1.f) * 2^(e -
+// bias) has exp e - bias, a subnormal emin, a zero emin or
+// kOperandMinZero; biased exponent all ones is Inf or NaN; TF32's 13 low
+// bits dropped; bits above the format: over-wide, bad). For a line of them
+// (two_stage_line) this costs less than their tables (two_stage_lut: 256
+// KiB per f16 or bf16 table, read at random), which cost more than the
+// kernel's chain on a 128x128x1024 problem. The same as two_stage_decode
+// for every code (two_stage_line_mismatches, two_stage_tf32_mismatches,
+// tested).
 struct IeeeTwoStage {
   int shift;      // TF32: 13 (kTf32LowBits)
   int width;      // 1 + E + M: a code with bits above shift + width is bad
@@ -373,43 +357,50 @@ IeeeTwoStage ieee_two_stage(Fmt f, Fmt emulate_as, bool opmin) {
   return t;
 }
 
-// n codes at c[i * stride] into sig[i] (the significand << s0), exp[i] and
-// neg[i] (0 or -1), a bad code (NaN, Inf, over-wide) as Op{}. Returns
-// whether one was bad; top becomes at least exp + 1 of every nonzero
-// significand (|x| < 2^(exp + 1): the bound gemm_two_stage's overflow test
-// takes; top_bound's bit_width(sig) + exp - man, or above it for a
-// subnormal).
+// One code by t's fields (a bad one is Op{}).
+[[gnu::always_inline]] inline Op ieee_operand(const IeeeTwoStage& t,
+                                              uint64_t code, bool& bad) {
+  const auto x = static_cast<uint32_t>(code >> t.shift);
+  const uint32_t mmask = (1u << t.man) - 1;
+  const uint32_t e = (x >> t.man) & t.emax, fr = x & mmask;
+  bad = (code >> (t.shift + t.width)) != 0 || e == t.emax;
+  if (bad) return Op{};
+  Op o{e != 0 ? (fr | (mmask + 1)) : fr,
+       e != 0 ? static_cast<int32_t>(e) - t.bias : t.emin,
+       static_cast<uint8_t>((x >> (t.width - 1)) & 1)};
+  if (o.sig == 0 && t.opmin) o.exp = kOperandMinZero;
+  return o;
+}
+
+// n codes at c[i * stride] by t's fields into sig[i] (the significand <<
+// s0), exp[i] and neg[i] (0 or -1), a bad code as Op{}. Returns whether one
+// was bad; top becomes at least exp + 1 of every nonzero significand (|x| <
+// 2^(exp + 1): the bound gemm_two_stage's overflow test takes; top_bound's
+// bit_width(sig) + exp - man, or above it for a subnormal).
 bool two_stage_line(const IeeeTwoStage& t, const uint64_t* c, size_t stride,
                     size_t n, int32_t s0, int32_t* sig, int32_t* exp,
                     int32_t* neg, int32_t& top) {
-  const uint32_t mmask = (1u << t.man) - 1;
-  const int sign_at = t.width - 1, over_at = t.shift + t.width;
-  uint32_t any_bad = 0;
+  bool any_bad = false;
   int32_t tp = top;
   for (size_t i = 0; i < n; ++i) {
-    const uint64_t code = c[i * stride];
-    const uint32_t x = static_cast<uint32_t>(code >> t.shift);
-    const uint32_t e = (x >> t.man) & t.emax, fr = x & mmask;
-    const uint32_t bad =
-        static_cast<uint32_t>((code >> over_at) != 0) | (e == t.emax ? 1u : 0u);
-    const uint32_t sg = fr | (e != 0 ? mmask + 1 : 0u);
-    int32_t ex = e != 0 ? static_cast<int32_t>(e) - t.bias : t.emin;
-    if (t.opmin && sg == 0) ex = kOperandMinZero;
-    sig[i] = bad != 0 ? 0 : static_cast<int32_t>(sg << s0);
-    exp[i] = bad != 0 ? 0 : ex;
-    neg[i] = bad != 0 ? 0 : -static_cast<int32_t>((x >> sign_at) & 1);
-    tp = std::max(tp, bad == 0 && sg != 0 ? ex + 1 : INT32_MIN / 4);
-    any_bad |= bad;
+    bool bad = false;
+    const Op o = ieee_operand(t, c[i * stride], bad);
+    sig[i] = static_cast<int32_t>(o.sig << s0);
+    exp[i] = o.exp;
+    neg[i] = -static_cast<int32_t>(o.neg);
+    if (o.sig != 0) tp = std::max(tp, o.exp + 1);
+    any_bad = any_bad || bad;
   }
   top = tp;
-  return any_bad != 0;
+  return any_bad;
 }
 
 // Whether two_stage_line takes code as bad (for the rows of a line that
 // had one).
 bool two_stage_bad(const IeeeTwoStage& t, uint64_t code) {
-  const uint32_t e = static_cast<uint32_t>(code >> (t.shift + t.man)) & t.emax;
-  return (code >> (t.shift + t.width)) != 0 || e == t.emax;
+  bool bad = false;
+  ieee_operand(t, code, bad);
+  return bad;
 }
 
 // The decoded operand of code `code` of format f (read_code, then
@@ -422,8 +413,10 @@ Op two_stage_decode_slow(bool opmin, Fmt f, Fmt emulate_as, uint64_t code,
   return c.bad ? Op{} : two_stage_operand(c, opmin, bad);
 }
 
-inline Op two_stage_decode(const TwoStageLut* lut, bool opmin, Fmt f,
-                           Fmt emulate_as, uint64_t code, bool& bad) {
+inline Op two_stage_decode(const IeeeTwoStage& ieee, const TwoStageLut* lut,
+                           bool opmin, Fmt f, Fmt emulate_as, uint64_t code,
+                           bool& bad) {
+  if (ieee.width != 0) return ieee_operand(ieee, code, bad);
   if (lut != nullptr) {
     if ((code & ~desc(f).storage_mask()) != 0) {
       bad = true;
@@ -433,8 +426,6 @@ inline Op two_stage_decode(const TwoStageLut* lut, bool opmin, Fmt f,
     bad = (w & kLutBad) != 0;
     return lut_unpack(w);
   }
-  if (f == Fmt::kTF32 && emulate_as == Fmt::kF64)
-    return tf32_operand(code, opmin, bad);
   return two_stage_decode_slow(opmin, f, emulate_as, code, bad);
 }
 
@@ -466,16 +457,21 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p, Isa isa,
   const size_t split = static_cast<size_t>(f.split);
   const Access lay(p);
   std::vector<uint8_t> a_bad(M, 0), b_bad(N, 0);
-  // A table per operand format when no emulate_as conversion comes first.
+  // When no emulate_as conversion comes first: f16, bf16 and TF32 by their
+  // fields, the other formats through a table per format.
   const bool direct = mdl.emulate_as == Fmt::kF64;
-  const TwoStageLut* la = direct ? two_stage_lut(p.a_fmt) : nullptr;
-  const TwoStageLut* lb = direct ? two_stage_lut(p.b_fmt) : nullptr;
+  const IeeeTwoStage ia = ieee_two_stage(p.a_fmt, mdl.emulate_as, opmin);
+  const IeeeTwoStage ib = ieee_two_stage(p.b_fmt, mdl.emulate_as, opmin);
+  const TwoStageLut* la =
+      direct && ia.width == 0 ? two_stage_lut(p.a_fmt) : nullptr;
+  const TwoStageLut* lb =
+      direct && ib.width == 0 ? two_stage_lut(p.b_fmt) : nullptr;
   const auto dec_a = [&](size_t m, size_t k, bool& x_bad) {
-    return two_stage_decode(la, opmin, p.a_fmt, mdl.emulate_as, lay.a(m, k),
+    return two_stage_decode(ia, la, opmin, p.a_fmt, mdl.emulate_as, lay.a(m, k),
                             x_bad);
   };
   const auto dec_b = [&](size_t k, size_t n, bool& x_bad) {
-    return two_stage_decode(lb, opmin, p.b_fmt, mdl.emulate_as, lay.b(k, n),
+    return two_stage_decode(ib, lb, opmin, p.b_fmt, mdl.emulate_as, lay.b(k, n),
                             x_bad);
   };
   // The formats the operands are read in (read_code: emulate_as if set).
@@ -512,8 +508,6 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p, Isa isa,
     Scratch<int32_t, 4> b_exp(N * K);
     Scratch<int32_t, 5> b_neg(N * K);
     constexpr size_t kTile = 16;
-    const IeeeTwoStage ia = ieee_two_stage(p.a_fmt, mdl.emulate_as, opmin);
-    const IeeeTwoStage ib = ieee_two_stage(p.b_fmt, mdl.emulate_as, opmin);
     if (ia.width != 0 && !lay.a_kmajor) {
       // A's k-th line holds every row's code: decoded in place.
       for (size_t k = 0; k < K; ++k) {
@@ -791,7 +785,8 @@ size_t two_stage_tf32_mismatches() {
       for (const uint64_t code :
            {x << 13, (x << 13) | 0x1FFF, (x << 13) | (uint64_t{1} << 32)}) {
         bool b_fast = false, b_ref = false;
-        const Op o = tf32_operand(code, opmin != 0, b_fast);
+        const Op o = ieee_operand(
+            ieee_two_stage(Fmt::kTF32, Fmt::kF64, opmin != 0), code, b_fast);
         const Code c = read_code(Fmt::kTF32, Fmt::kF64, code);
         b_ref = c.bad;
         Op r{};
