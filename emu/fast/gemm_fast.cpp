@@ -207,6 +207,16 @@ struct Scale {
   int32_t sig, exp;
 };
 
+// One T-FDPA plan element (make_gemm_plan's `elem` with the unit scale)
+// of a code of a format of at most 8 bits, for problems without scales:
+// made once per code, then one lookup per element (the decoder's table,
+// the rule's branches and the flags had cost 10-21% of a 128x128x1024
+// NVIDIA `gemm`, perf). flags: bit 0 bad, bit 1 zero (sig 0).
+struct PlanElem {
+  int32_t val, exp;
+  uint8_t sgn, flags;
+};
+
 // A scale code (E8M0, UE4M3: sign bit ignored); a zero scale aligns at
 // -126 under kOperandMin (and is a zero term under kFixed).
 Scale decode_scale(const DecTable& t, uint64_t code, bool operand_min) {
@@ -345,12 +355,6 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
   if (!pl.gst) {
     // Element i of a row / column is k = order[i]; its scale that of k.
     const int shift = pl.wide ? 0 : pl.s0;
-    pl.a_val.assign(M * K, 0);
-    pl.a_exp.assign(M * K, kZeroExp);
-    pl.a_sgn.assign(M * K, 0);
-    pl.b_val.assign(NB * K * kLanes, 0);
-    pl.b_exp.assign(NB * K * kLanes, kZeroExp);
-    pl.b_sgn.assign(NB * K * kLanes, 0);
     // val = +-(sig * sig_S) << shift; exp = e + e_S, or the zero rule's.
     const auto elem = [&](const Op& x, const Scale& s, int sh, int32_t& val,
                           int32_t& exp) {
@@ -370,11 +374,31 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
     // The scale of element i is that of k = order[i]; its block k / blk.
     std::vector<uint64_t> codes(K);
     std::vector<uint32_t> sblk(K);
-    for (size_t i = 0; i < K; ++i)
+    bool in_order = true;
+    for (size_t i = 0; i < K; ++i) {
       sblk[i] = static_cast<uint32_t>(order[i] / blk);
+      in_order = in_order && order[i] == i;
+    }
     // A format of at most 8 bits: the decoder once per code (op_table).
     const std::vector<Op> tab_a = op_table(p.a_fmt, dec_a);
     const std::vector<Op> tab_b = op_table(p.b_fmt, dec_b);
+    // Without scales, such a format's plan element too (PlanElem).
+    const auto plan_elem = [&](const Op& x, int sh) {
+      PlanElem e{};
+      const bool zero = elem(x, Scale{false, 1, 0}, sh, e.val, e.exp);
+      e.sgn = x.neg ? 1 : 0;
+      e.flags = static_cast<uint8_t>((x.bad ? 1 : 0) | (zero ? 2 : 0));
+      return e;
+    };
+    std::vector<PlanElem> elems_a, elems_b;
+    if (!scaled) {
+      for (const Op& x : tab_a) elems_a.push_back(plan_elem(x, shift));
+      for (const Op& x : tab_b) elems_b.push_back(plan_elem(x, 0));
+    }
+    const auto elem_of = [&](const std::vector<PlanElem>& t, const Decoder& dec,
+                             int sh, uint64_t c) {
+      return c < t.size() ? t[c] : plan_elem(dec(c), sh);
+    };
     // f16, bf16, tf32 without scales: a row or column at once (IeeeLine).
     const int32_t zexp = opmin ? kOperandMinZero : kZeroExp;
     std::optional<IeeeLine> line_a, line_b;
@@ -382,12 +406,40 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
       line_a.emplace(p.a_fmt, zexp, shift);
     if (IeeeLine::covers(p.b_fmt, mdl.emulate_as, scaled))
       line_b.emplace(p.b_fmt, zexp, 0);
+    // The paths below that write every element of their operand
+    // (PlanElem, IeeeLine) leave the arrays' old contents to be
+    // overwritten; the per-element one writes only the elements of its
+    // columns, and the padding lanes of the last block keep these values.
+    const bool whole_a = line_a || !elems_a.empty();
+    const bool whole_b = line_b || !elems_b.empty();
+    const auto init = [](auto& v, size_t n, auto x, bool whole) {
+      if (whole) {
+        v.resize(n);
+      } else {
+        v.assign(n, x);
+      }
+    };
+    init(pl.a_val, M * K, 0, whole_a);
+    init(pl.a_exp, M * K, kZeroExp, whole_a);
+    init(pl.a_sgn, M * K, uint8_t{0}, whole_a);
+    init(pl.b_val, NB * K * kLanes, 0, whole_b);
+    init(pl.b_exp, NB * K * kLanes, kZeroExp, whole_b);
+    init(pl.b_sgn, NB * K * kLanes, uint8_t{0}, whole_b);
     std::vector<uint32_t> codes32(line_a ? K : 0);
     std::vector<uint8_t> flags(line_a ? K : 0);
     for (size_t m = 0; m < M; ++m) {
+      // The row's codes: element i at row[i], or at row[idx[i]] (PlanElem
+      // reads a k-major row in the plan's order itself).
+      const uint64_t* row = codes.data();
+      const size_t* idx = nullptr;
+      if (acc.a_kmajor && (in_order || !elems_a.empty())) {
+        row = &p.A[m * K];
+        if (!in_order) idx = order.data();
+      } else {
+        for (size_t i = 0; i < K; ++i) codes[i] = acc.a(m, order[i]);
+      }
       if (line_a) {
-        for (size_t i = 0; i < K; ++i)
-          codes32[i] = line_a->narrow(acc.a(m, order[i]));
+        for (size_t i = 0; i < K; ++i) codes32[i] = line_a->narrow(row[i]);
         line_a->run(codes32.data(), K, &pl.a_val[m * K], &pl.a_exp[m * K],
                     &pl.a_sgn[m * K], flags.data());
         for (size_t j = 0; j < ch; ++j) {
@@ -398,14 +450,31 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
         }
         continue;
       }
-      for (size_t i = 0; i < K; ++i) codes[i] = acc.a(m, order[i]);
+      if (!elems_a.empty()) {
+        int32_t* val = &pl.a_val[m * K];
+        int32_t* exp = &pl.a_exp[m * K];
+        uint8_t* sgn = &pl.a_sgn[m * K];
+        for (size_t j = 0; j < ch; ++j) {
+          uint32_t fl = 0;
+          for (size_t i = j * L; i < (j + 1) * L; ++i) {
+            const PlanElem e = elem_of(elems_a, dec_a, shift,
+                                       row[idx != nullptr ? idx[i] : i]);
+            val[i] = e.val;
+            exp[i] = e.exp;
+            sgn[i] = e.sgn;
+            fl |= e.flags;
+          }
+          pl.a_bad[m * ch + j] = static_cast<uint8_t>(fl & 1);
+          pl.a_zero[m * ch + j] = (fl & 2) != 0 && !opmin ? 1 : 0;
+        }
+        continue;
+      }
       for (size_t j = 0; j < ch; ++j) {
         bool bad = false, zero_any = false;
         for (size_t i = j * L; i < (j + 1) * L; ++i) {
           Scale s{false, 1, 0};
           if (scaled) s = decode_scale(ts, p.SA[m * nkb + sblk[i]], opmin);
-          const Op x =
-              codes[i] < tab_a.size() ? tab_a[codes[i]] : dec_a(codes[i]);
+          const Op x = row[i] < tab_a.size() ? tab_a[row[i]] : dec_a(row[i]);
           zero_any |=
               elem(x, s, shift, pl.a_val[m * K + i], pl.a_exp[m * K + i]);
           pl.a_sgn[m * K + i] = x.neg ? 1 : 0;
@@ -416,34 +485,70 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
       }
     }
     // B by whole blocks of kLanes columns in the plan's order (element i of
-    // lane l at i * kLanes + l): the codes gathered in that order, then one
-    // IeeeLine run over the block, written in sequence (by column, the
-    // stores had gone kLanes * 4 bytes apart).
-    const size_t full_nb = line_b ? pl.N / kLanes : 0;
-    std::vector<uint32_t> codes_nb(full_nb != 0 ? K * kLanes : 0);
-    std::vector<uint8_t> flags_nb(codes_nb.size());
-    for (size_t nb = 0; nb < full_nb; ++nb) {
-      for (size_t lane = 0; lane < kLanes; ++lane) {
-        const size_t n = nb * kLanes + lane;
-        for (size_t i = 0; i < K; ++i)
-          codes_nb[i * kLanes + lane] = line_b->narrow(acc.b(order[i], n));
-      }
-      const size_t e0 = nb * K * kLanes;
-      line_b->run(codes_nb.data(), K * kLanes, &pl.b_val[e0], &pl.b_exp[e0],
-                  &pl.b_sgn[e0], flags_nb.data());
-      for (size_t j = 0; j < ch; ++j) {
-        uint32_t bad = 0, zero = 0;
-        for (size_t i = j * L; i < (j + 1) * L; ++i)
+    // lane l at i * kLanes + l), written in sequence (by column, the stores
+    // had gone kLanes * 4 bytes apart); the last block's lanes beyond N
+    // padded (val 0, exp kZeroExp, neither bad nor zero). The codes of
+    // kTile elements of every lane are gathered into a tile column by
+    // column first: read across the columns, 16 columns K codes apart sit
+    // in one set of a 32 KiB L1 and each code had come from L2; gathered
+    // into the whole block, each store had missed L1 (perf: 16-19% of the
+    // plan each). Then IeeeLine runs over the tile, or PlanElem per code.
+    const size_t fast_nb = whole_b ? NB : 0;
+    constexpr size_t kTile = 64;
+    std::vector<uint64_t> tile(fast_nb != 0 ? kTile * kLanes : 0);
+    std::vector<uint32_t> tile32(line_b ? kTile * kLanes : 0);
+    std::vector<uint8_t> tile_flags(tile.size());
+    for (size_t nb = 0; nb < fast_nb; ++nb) {
+      const size_t lanes = std::min<size_t>(kLanes, pl.N - nb * kLanes);
+      uint32_t bad = 0, zero = 0;
+      for (size_t i0 = 0; i0 < K; i0 += kTile) {
+        const size_t n_i = std::min(K - i0, kTile);
+        for (size_t lane = 0; lane < lanes; ++lane)
+          for (size_t i = 0; i < n_i; ++i)
+            tile[i * kLanes + lane] = acc.b(order[i0 + i], nb * kLanes + lane);
+        const size_t e0 = (nb * K + i0) * kLanes;
+        int32_t* val = &pl.b_val[e0];
+        int32_t* exp = &pl.b_exp[e0];
+        uint8_t* sgn = &pl.b_sgn[e0];
+        if (line_b) {
+          for (size_t x = 0; x < n_i * kLanes; ++x)
+            tile32[x] = line_b->narrow(tile[x]);
+          line_b->run(tile32.data(), n_i * kLanes, val, exp, sgn,
+                      tile_flags.data());
+        } else {
+          for (size_t i = 0; i < n_i; ++i)
+            for (size_t lane = 0; lane < lanes; ++lane) {
+              const size_t x = i * kLanes + lane;
+              const PlanElem e = elem_of(elems_b, dec_b, 0, tile[x]);
+              val[x] = e.val;
+              exp[x] = e.exp;
+              sgn[x] = e.sgn;
+              tile_flags[x] = e.flags;
+            }
+        }
+        for (size_t i = 0; i < n_i; ++i) {
           for (size_t lane = 0; lane < kLanes; ++lane) {
-            const uint32_t fl = flags_nb[i * kLanes + lane];
-            bad |= (fl & 1) << lane;
-            zero |= (fl >> 1) << lane;
+            const size_t x = i * kLanes + lane;
+            if (lane >= lanes) {
+              val[x] = 0;
+              exp[x] = kZeroExp;
+              sgn[x] = 0;
+              continue;
+            }
+            bad |= static_cast<uint32_t>(tile_flags[x] & 1) << lane;
+            zero |= static_cast<uint32_t>(tile_flags[x] >> 1) << lane;
           }
-        pl.b_bad[nb * ch + j] = static_cast<uint16_t>(bad);
-        pl.b_zero[nb * ch + j] = static_cast<uint16_t>(opmin ? 0 : zero);
+          const size_t k = i0 + i;
+          if ((k + 1) % L == 0) {  // the end of chunk k / L
+            pl.b_bad[nb * ch + k / L] = static_cast<uint16_t>(bad);
+            pl.b_zero[nb * ch + k / L] =
+                static_cast<uint16_t>(opmin ? 0 : zero);
+            bad = zero = 0;
+          }
+        }
       }
     }
-    for (size_t n = full_nb * kLanes; n < pl.N; ++n) {
+    for (size_t n = fast_nb * kLanes; n < pl.N; ++n) {
       const size_t nb = n / kLanes, lane = n % kLanes;
       const auto bit = static_cast<uint16_t>(1u << lane);
       for (size_t i = 0; i < K; ++i) codes[i] = acc.b(order[i], n);

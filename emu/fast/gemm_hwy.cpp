@@ -330,6 +330,65 @@ HWY_INLINE V32 TruncToInt(hn::Vec<hn::Rebind<float, D32>> f) {
 #endif
 }
 
+// x86 conversions that Highway 1.0 does not give directly:
+// - CvtRz (AVX-512): int32 lanes to binary32 rounding toward zero, by the
+//   conversion's embedded rounding control (EVEX; MXCSR untouched). RZ is
+//   odd (RZ(-x) = -RZ(x)), so the sign comes with it.
+// - F16Bits (F16C, every x86 target from AVX2 on): binary32 lanes to
+//   binary16 bits in the low half of each int32 lane, rounding to nearest
+//   even by the instruction's immediate (IEEE: subnormals and overflow to
+//   Inf as the standard's conversion; the lanes here are normal binary32,
+//   so MXCSR.DAZ, which fp_env.h clears anyway, does not apply).
+// - F32FromF16 (AVX-512): binary16 bits in the low half of each int32
+//   lane to binary32 (exact; NaN stays NaN).
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+constexpr bool kCvtRz = true;
+HWY_INLINE V32 CvtRz(V32 S) {
+  return V32{_mm512_castps_si512(
+      _mm512_cvt_roundepi32_ps(S.raw, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC))};
+}
+HWY_INLINE V32 F16Bits(V32 x) {
+  return V32{_mm512_cvtepu16_epi32(
+      _mm512_cvtps_ph(_mm512_castsi512_ps(x.raw),
+                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC))};
+}
+constexpr bool kF16ToF32 = true;
+HWY_INLINE hn::Vec<hn::Rebind<float, D32>> F32FromF16(V32 h) {
+  return hn::Vec<hn::Rebind<float, D32>>{
+      _mm512_cvtph_ps(_mm512_cvtepi32_epi16(h.raw))};
+}
+// ScaleTrunc (AVX-512): x * 2^k truncated toward zero to int32, the
+// scaling exact (VSCALEFPS: no intermediate 2^k to overflow) for the
+// results of magnitude below 2^31 it is used for.
+HWY_INLINE V32 ScaleTrunc(hn::Vec<hn::Rebind<float, D32>> x, V32 k) {
+  return V32{
+      _mm512_cvttps_epi32(_mm512_scalef_ps(x.raw, _mm512_cvtepi32_ps(k.raw)))};
+}
+#else
+constexpr bool kCvtRz = false;
+HWY_INLINE V32 CvtRz(V32 S) { return S; }  // not called
+constexpr bool kF16ToF32 = false;
+HWY_INLINE hn::Vec<hn::Rebind<float, D32>> F32FromF16(V32 h) {  // not called
+  return hn::BitCast(hn::Rebind<float, D32>(), h);
+}
+HWY_INLINE V32 ScaleTrunc(hn::Vec<hn::Rebind<float, D32>> x, V32) {
+  return hn::BitCast(D32(), x);  // not called
+}
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+HWY_INLINE V32 F16Bits(V32 x) {
+  return V32{_mm256_cvtepu16_epi32(
+      _mm256_cvtps_ph(_mm256_castsi256_ps(x.raw),
+                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC))};
+}
+#endif
+#endif
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+constexpr bool kF16Bits = true;
+#else
+constexpr bool kF16Bits = false;
+HWY_INLINE V32 F16Bits(V32 x) { return x; }  // not called
+#endif
+
 // For f = |S| converted to binary32 (mag = |S| < 2^31, so f <= 2^31): the
 // lanes where f rounded up (f > mag), and where f is inexact (f != mag).
 // With AVX-512's unsigned compares the bare conversion's 0x80000000 for
@@ -379,6 +438,21 @@ constexpr bool rz_in_binary32(const detail::AccFormat& a) {
 HWY_INLINE V32 PackRz32(const detail::AccFormat& a, V32 S, V32 q, M32 live) {
   const D32 d;
   const hn::Rebind<float, D32> df;
+  const hn::RebindToUnsigned<D32> du;
+  const V32 keep = hn::Set(d, static_cast<int32_t>(~((1u << (23 - a.P)) - 1)));
+  if constexpr (kCvtRz) {
+    // S converted rounding toward zero (CvtRz: sign included), then as
+    // below: low 23 - P bits cleared, 2^q into the exponent field, the
+    // lanes whose result is not normal to PackVec32.
+    const V32 rz = CvtRz(S);
+    const V32 field = hn::Add(hn::BitCast(d, hn::ShiftRight<24>(hn::BitCast(
+                                                 du, hn::ShiftLeft<1>(rz)))),
+                              q);
+    const M32 slow = hn::And(OutsideRange(field, 1, 254), live);
+    V32 r = hn::And(hn::Add(rz, hn::ShiftLeft<23>(q)), keep);
+    if (!hn::AllFalse(d, slow)) r = hn::IfThenElse(slow, PackVec32(a, S, q), r);
+    return r;
+  }
   const V32 mag = hn::Abs(S);  // |S| < 2^31 (sum32)
   const auto f = hn::ConvertTo(df, mag);
   const V32 fb = hn::BitCast(d, f);
@@ -388,8 +462,7 @@ HWY_INLINE V32 PackRz32(const detail::AccFormat& a, V32 S, V32 q, M32 live) {
   // The result's exponent field, normal in 1..254.
   const V32 field = hn::Add(hn::ShiftRight<23>(rz), q);
   const M32 odd = OutsideRange(field, 1, 254);
-  V32 r = hn::And(hn::Add(rz, hn::ShiftLeft<23>(q)),
-                  hn::Set(d, static_cast<int32_t>(~((1u << (23 - a.P)) - 1))));
+  V32 r = hn::And(hn::Add(rz, hn::ShiftLeft<23>(q)), keep);
   r = hn::Or(r, hn::And(S, hn::Set(d, INT32_MIN)));
   const M32 slow = hn::And(odd, live);
   if (!hn::AllFalse(d, slow)) r = hn::IfThenElse(slow, PackVec32(a, S, q), r);
@@ -408,7 +481,37 @@ HWY_INLINE V32 PackRz32(const detail::AccFormat& a, V32 S, V32 q, M32 live) {
 HWY_INLINE V32 PackRne16(const detail::AccFormat& a, V32 S, V32 q, M32 live) {
   const D32 d;
   const hn::Rebind<float, D32> df;
+  const hn::RebindToUnsigned<D32> du;
   const V32 one = hn::Set(d, 1);
+  if constexpr (kF16Bits) {
+    // S rounded to odd at 24 bits as signed binary32 bits (AVX-512: the
+    // RZ conversion, its last bit set where inexact; else from |S| as
+    // below, the sign put back), 2^q into the exponent field, then the
+    // hardware's binary32 to binary16 conversion (F16Bits: RNE, binary16
+    // subnormals and overflow to Inf included, as PackVec32's RNE-FP16).
+    // Only lanes whose binary32 is not normal take PackVec32.
+    V32 odd24;
+    if constexpr (kCvtRz) {
+      const V32 rz = CvtRz(S);
+      const V32 back = TruncToInt(hn::BitCast(df, rz));
+      odd24 = hn::Or(rz, hn::IfThenElseZero(hn::Ne(back, S), one));
+    } else {
+      const V32 mag = hn::Abs(S);  // |S| < 2^31 (sum32)
+      const auto f = hn::ConvertTo(df, mag);
+      M32 inexact;
+      const M32 up = RoundedUp(f, mag, inexact);
+      odd24 = hn::Or(hn::Add(hn::BitCast(d, f), hn::VecFromMask(d, up)),
+                     hn::IfThenElseZero(inexact, one));
+      odd24 = hn::Or(odd24, hn::And(S, hn::Set(d, INT32_MIN)));
+    }
+    const V32 field = hn::Add(hn::BitCast(d, hn::ShiftRight<24>(hn::BitCast(
+                                                 du, hn::ShiftLeft<1>(odd24)))),
+                              q);
+    const M32 slow = hn::And(OutsideRange(field, 1, 254), live);
+    V32 r = F16Bits(hn::Add(odd24, hn::ShiftLeft<23>(q)));
+    if (!hn::AllFalse(d, slow)) r = hn::IfThenElse(slow, PackVec32(a, S, q), r);
+    return r;
+  }
   const V32 mag = hn::Abs(S);  // |S| < 2^31 (sum32)
   const auto f = hn::ConvertTo(df, mag);
   const V32 fb = hn::BitCast(d, f);
@@ -496,6 +599,17 @@ HWY_INLINE V32 AddOutside(const GemmPlan& p, V32 x, V32 y) {
     return hn::IfThenElse(hn::RebindMask(df, hn::Ne(hn::And(v, sgn), z)),
                           hn::Neg(val), val);
   };
+  if constexpr (kF16ToF32 && kF16Bits) {
+    // The same with the hardware's conversions: binary16 to binary32
+    // (exact), the binary32 sum rounded to binary16 by F16Bits (RNE, the
+    // sum's zero sign kept, Inf to Inf).
+    const auto fsum = hn::Add(F32FromF16(x), F32FromF16(y));
+    V32 r = F16Bits(hn::BitCast(d, fsum));
+    if (positive)
+      r = hn::IfThenZeroElse(hn::Eq(hn::And(r, hn::Set(d, 0x7FFF)), z), r);
+    return hn::IfThenElse(hn::RebindMask(d, hn::IsNaN(fsum)),
+                          hn::Set(d, static_cast<int32_t>(p.c_nan)), r);
+  }
   const auto fsum = hn::Add(to_f32(x), to_f32(y));
   const V32 sum = hn::BitCast(d, fsum);
   const V32 a32 = hn::And(sum, hn::Set(d, 0x7FFFFFFF));
@@ -611,6 +725,30 @@ HWY_INLINE void ReadAddendC(V32 c, V32 c_zero_exp, V32& sig, V32& exp, V32& eff,
       c, hn::Set(d, static_cast<int32_t>(uint32_t{1} << (kFrac + f.exp_bits))));
 }
 
+// ReadAddendC's alignment exponent and special lanes only, for the
+// AVX-512 chain (kFloatAddend), which takes the addend's term from its
+// value (ScaleTrunc): eff = max(e, 1) - bias, c_zero_exp for a zero.
+template <Pack kPack>
+HWY_INLINE void ReadAddendExp(V32 c, V32 c_zero_exp, V32& eff, M32& special) {
+  constexpr const FormatDesc& f =
+      desc(kPack == Pack::kRz32 ? Fmt::kF32 : Fmt::kF16);
+  constexpr int kFrac = f.man_bits, kBias = f.bias;
+  constexpr auto kMag =
+      static_cast<int32_t>((int64_t{1} << (kFrac + f.exp_bits)) - 1);
+  const D32 d;
+  constexpr int32_t kInf = kMag & ~((1 << kFrac) - 1);  // field all ones
+  const V32 mag = hn::And(c, hn::Set(d, kMag));
+  special = hn::Gt(mag, hn::Set(d, kInf - 1));
+  const V32 e = hn::ShiftRight<kFrac>(mag);
+  eff = hn::IfThenElse(hn::Eq(mag, hn::Zero(d)), c_zero_exp,
+                       hn::Sub(hn::Max(e, hn::Set(d, 1)), hn::Set(d, kBias)));
+}
+// Whether ChainT32 takes the addend's term from its value as binary32:
+// floor(|c| * 2^(F - e_max)) with c's sign is ReadAddendC's sig shifted
+// (c = +-sig * 2^(exp - c_frac)), computed as ScaleTrunc(c, F - e_max)
+// (exact: a power-of-two scaling, truncated toward zero).
+constexpr bool kFloatAddend = kCvtRz && kF16ToF32;
+
 // The whole chains of rows m.. m + rows - 1 (rows 1 or 2: two independent
 // chains interleaved), lanes l0.. of column block nb, for a plan
 // (ChainT32Fits): ChunkT's steps with Finish32's end and EndInstruction's
@@ -664,8 +802,12 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
     M32 hold = a_special;  // none
     if (kOut != Outside::kEach) {
       // (kEach: the addend is +0, the values above.)
-      ReadAddendC<kPack>(c, c_zero_exp, a_sig, a_exp, a_eff, a_special,
-                         a_nonzero, a_neg);
+      if constexpr (kFloatAddend) {
+        ReadAddendExp<kPack>(c, c_zero_exp, a_eff, a_special);
+      } else {
+        ReadAddendC<kPack>(c, c_zero_exp, a_sig, a_exp, a_eff, a_special,
+                           a_nonzero, a_neg);
+      }
       // HoldSpecials: a NaN/Inf addend is the chunk's result.
       hold = hn::AndNot(bad, a_special);
       if (!hn::AllFalse(d, a_special))
@@ -696,13 +838,19 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
     // >= e for a nonzero addend, and a zero one's count (unsigned, clamped
     // to 31) is any.
     V32 ts = z;
-    if (kOut != Outside::kEach) {
+    if constexpr (kOut != Outside::kEach && kFloatAddend) {
+      const hn::Rebind<float, D32> df;
+      ts = ScaleTrunc(kPack == Pack::kRz32 ? hn::BitCast(df, c) : F32FromF16(c),
+                      hn::Sub(f, emax));
+    } else if constexpr (kOut != Outside::kEach) {
       const V32 t = ShrOrZero(hn::ShiftLeftSame(a_sig, addend_ls),
                               hn::Add(hn::Sub(emax, a_exp), addend_rs));
       ts = hn::IfThenElse(a_neg, hn::Sub(z, t), t);
     }
     // S in int32, exact under sum32; otherwise exact where |h| < 2^30 - 4
     // (|S - 2h| <= 3), and the chunk takes PackWide where a lane has not.
+    // Lanes skipped below (bad, or a NaN/Inf addend, whose ts is then any
+    // value: ScaleTrunc gives INT32_MIN) keep C and are not counted.
     const V32 S = hn::Add(ts, hn::Add(acc0, acc1));
     const V32 q = hn::Sub(emax, f);
     M32 big = hn::Lt(z, z);  // none
@@ -710,7 +858,8 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
       const V32 h =
           hn::Add(hn::ShiftRight<1>(ts),
                   hn::Add(hn::ShiftRight<1>(acc0), hn::ShiftRight<1>(acc1)));
-      big = hn::Gt(hn::Abs(h), hn::Set(d, (1 << 30) - 4));
+      big = hn::AndNot(hn::Or(bad, hold),
+                       hn::Gt(hn::Abs(h), hn::Set(d, (1 << 30) - 4)));
     }
     const bool wide = !p.sum32 && !hn::AllFalse(d, big);
     // Skipped lanes and zero sums keep C (then zero_sum); the others take
