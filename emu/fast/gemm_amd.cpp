@@ -174,8 +174,8 @@ void gemm_pairwise(const MmaModel& mdl, const GemmProblem& p, Isa isa,
   // The smallest binary32 exponent field of a nonzero operand of A and of
   // B (255 when there is none), for flushes_act below.
   uint32_t ea_min = 255, eb_min = 255;
-  const auto low_exp = [](uint32_t x, uint32_t& e_min) {
-    if ((x & kF32Abs) != 0) e_min = std::min(e_min, (x & kF32Exp) >> 23);
+  const auto low_exp = [ftz](uint32_t x, uint32_t& e_min) {
+    if (ftz && (x & kF32Abs) != 0) e_min = std::min(e_min, (x & kF32Exp) >> 23);
   };
   for (size_t m = 0; m < M; ++m) {
     for (size_t k = 0; k < K; ++k) {
