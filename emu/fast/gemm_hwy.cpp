@@ -3,10 +3,12 @@
 // columns of a block go Lanes(d) at a time (up to 16 int32 lanes, one
 // column each). Per chunk: e_max over the products, the aligned truncated
 // terms summed in int32 lanes (T/ST-FDPA) or the group sums (GST-FDPA),
-// then the 64-bit sum S with the addend and the binary32 RZ pack in 64-bit
-// lanes (half as many per vector). Lanes whose rounding is not the common
-// normal-binary32 RZ case, and every lane under RNE-FP16, finish through
-// finish_lane (the scalar path: detail::finish_sum, hence fdpa_round_sum).
+// then the sum S with the addend and the chunk's rounding: in int32 lanes
+// by the binary32 conversion where S fits (ChainT32: PackRz32, PackRne16),
+// else in 64-bit lanes (PackWide, PackVec); the lanes those leave (results
+// out of the normal range of the conversion's format) through the integer
+// packers, and the generic kernels' odd lanes through finish_lane (the
+// scalar path: detail::finish_sum, hence fdpa_round_sum).
 //
 // Every variable shift count is clamped to the lane width minus one: the
 // shifted magnitudes are below 2^31 (int32 terms) and 2^63 (int64 sums,
