@@ -417,24 +417,38 @@ TEST_CASE("fast GEMM: the f32 pairwise flush of tiny products and sums",
 // against the reference, so a test one field lower in gemm_amd.cpp fails here.
 TEST_CASE("fast GEMM: the f32 pairwise chain where no flush can act",
           "[fast][mma][gemm]") {
+  // bf16 codes: sign, exponent field (bias 127), 7 fraction bits.
+  const auto bf = [](int neg, int e, int frac) -> uint64_t {
+    return (uint64_t(neg) << 15) | (uint64_t(e) << 7) | uint64_t(frac);
+  };
+  // 32 x 3 zeros, K = 4 L, C = c everywhere; then the fast path against
+  // the reference on every ISA, and the reference's D[0] returned.
+  const auto problem = [](const MmaModel& mdl, uint64_t c) {
+    GemmProblem p;
+    p.M = 32;
+    p.N = 3;
+    p.K = 4 * mdl.fdpa.L;
+    p.a_fmt = p.b_fmt = Fmt::kBF16;
+    p.A.assign(size_t(p.M) * p.K, 0);
+    p.B.assign(size_t(p.N) * p.K, 0);
+    p.C.assign(size_t(p.M) * p.N, c);
+    return p;
+  };
+  const auto check = [](const MmaModel& mdl, const GemmProblem& p) {
+    const std::vector<uint64_t> ref = reference_gemm(mdl, p);
+    for (fast::Isa isa : test::isas()) {
+      INFO(fast::isa_name(isa));
+      CHECK(fast::gemm_fast(mdl, p, isa) == ref);
+    }
+    return ref[0];
+  };
   for (const char* name :
        {"cdna2_mfma_bf16_f32", "cdna2_mfma_bf16_f32_legacy"}) {
     INFO(name);
     const MmaModel& mdl = *find_mma_model(name);
     for (const int up : {0, 1}) {
       INFO("exponent fields raised by " << up);
-      GemmProblem p;
-      p.M = 32;
-      p.N = 3;
-      p.K = 4 * mdl.fdpa.L;
-      p.a_fmt = p.b_fmt = Fmt::kBF16;
-      // bf16 codes: sign, exponent field (bias 127), 7 fraction bits.
-      const auto bf = [](int neg, int e, int frac) -> uint64_t {
-        return (uint64_t(neg) << 15) | (uint64_t(e) << 7) | uint64_t(frac);
-      };
-      p.A.assign(size_t(p.M) * p.K, 0);
-      p.B.assign(size_t(p.N) * p.K, 0);
-      p.C.assign(size_t(p.M) * p.N, 0);
+      GemmProblem p = problem(mdl, 0);
       for (int m = 0; m < p.M; ++m) {
         p.A[size_t(m) * p.K + 0] = bf(0, 71 + up, 1);  // 2^-56 (1 + 2^-7)
         p.A[size_t(m) * p.K + 1] = bf(1, 71 + up, 2);  // -2^-56 (1 + 2^-6)
@@ -443,13 +457,8 @@ TEST_CASE("fast GEMM: the f32 pairwise chain where no flush can act",
         p.B[size_t(n) * p.K + 0] = bf(0, 70, 1);  // 2^-57 (1 + 2^-7)
         p.B[size_t(n) * p.K + 1] = bf(0, 70, 0);  // 2^-57
       }
-      const std::vector<uint64_t> ref = reference_gemm(mdl, p);
       // The pair's sum: flushed to +0 at 141, 2^-126 at 142.
-      CHECK(ref[0] == (up == 0 ? 0u : 0x00800000u));
-      for (fast::Isa isa : test::isas()) {
-        INFO(fast::isa_name(isa));
-        CHECK(fast::gemm_fast(mdl, p, isa) == ref);
-      }
+      CHECK(check(mdl, p) == (up == 0 ? 0u : 0x00800000u));
     }
     // C must be a multiple of 2^-126 too (exponent field 24 or more):
     // C = 2^(e - 127) (1 + 2^-23) plus the one product -2^(e - 127) is
@@ -457,23 +466,10 @@ TEST_CASE("fast GEMM: the f32 pairwise chain where no flush can act",
     // 75 and 75 or 76: far above the products' bound).
     for (const int e : {23, 24}) {
       INFO("C's exponent field " << e);
-      GemmProblem p;
-      p.M = 32;
-      p.N = 3;
-      p.K = 4 * mdl.fdpa.L;
-      p.a_fmt = p.b_fmt = Fmt::kBF16;
-      p.A.assign(size_t(p.M) * p.K, 0);
-      p.B.assign(size_t(p.N) * p.K, 0);
-      p.C.assign(size_t(p.M) * p.N, (uint64_t(e) << 23) | 1);
-      for (int m = 0; m < p.M; ++m) p.A[size_t(m) * p.K] = 0x8000 | (75 << 7);
-      for (int n = 0; n < p.N; ++n)
-        p.B[size_t(n) * p.K] = uint64_t(75 + (e - 23)) << 7;
-      const std::vector<uint64_t> ref = reference_gemm(mdl, p);
-      CHECK(ref[0] == (e == 23 ? 0u : 0x00800000u));
-      for (fast::Isa isa : test::isas()) {
-        INFO(fast::isa_name(isa));
-        CHECK(fast::gemm_fast(mdl, p, isa) == ref);
-      }
+      GemmProblem p = problem(mdl, (uint64_t(e) << 23) | 1);
+      for (int m = 0; m < p.M; ++m) p.A[size_t(m) * p.K] = bf(1, 75, 0);
+      for (int n = 0; n < p.N; ++n) p.B[size_t(n) * p.K] = bf(0, 52 + e, 0);
+      CHECK(check(mdl, p) == (e == 23 ? 0u : 0x00800000u));
     }
   }
 }
