@@ -230,14 +230,13 @@ void gemm_pairwise(const MmaModel& mdl, const GemmProblem& p, Isa isa,
     if (ftz && direct && half(p.a_fmt) && half(p.b_fmt) && ma + mb + 2 <= 24 &&
         (ea_min == 255 || eb_min == 255 ||
          ea_min + eb_min >= static_cast<uint32_t>(128 + ma + mb))) {
+      const auto field = [&](size_t i) { return (c[i] & kF32Exp) >> 23; };
       flushes_act = false;
-      for (size_t i = 0; i < N * M && !flushes_act; ++i) {
-        const uint32_t e = (c[i] & kF32Exp) >> 23;
-        if (e == 0) c[i] = 0;  // the first chunk's flush
-        flushes_act = e != 0 && e != 255 && e < 24;
-      }
-      if (flushes_act)  // C as given again
-        for (size_t i = 0; i < N * M; ++i) c[i] = static_cast<uint32_t>(p.C[i]);
+      for (size_t i = 0; i < N * M && !flushes_act; ++i)
+        flushes_act = field(i) != 0 && field(i) != 255 && field(i) < 24;
+      if (!flushes_act)  // the first chunk's flush, once
+        for (size_t i = 0; i < N * M; ++i)
+          if (field(i) == 0) c[i] = 0;
     }
     m_simd = pairwise_simd(isa, at.data(), M, N, b.data(), K, L, flushes_act,
                            nan, c.data(), out.data());

@@ -471,6 +471,20 @@ HWY_INLINE V32 PackRz32(const detail::AccFormat& a, V32 S, V32 q, M32 live) {
   return r;
 }
 
+// |S| (below 2^31) rounded to odd at 24 bits, as binary32 bits: the RNE
+// conversion stepped back where it rounded up, then the last bit set where
+// it was inexact.
+HWY_INLINE V32 OddMag24(V32 S) {
+  const D32 d;
+  const hn::Rebind<float, D32> df;
+  const V32 mag = hn::Abs(S);  // |S| < 2^31 (sum32)
+  const auto f = hn::ConvertTo(df, mag);
+  M32 inexact;
+  const M32 up = RoundedUp(f, mag, inexact);
+  return hn::Or(hn::Add(hn::BitCast(d, f), hn::VecFromMask(d, up)),
+                hn::IfThenElseZero(inexact, hn::Set(d, 1)));
+}
+
 // PackVec32 for RNE-FP16 by the binary32 conversion: |S| rounded to odd
 // at 24 bits (the conversion stepped back where it rounded up, then the
 // last bit set where inexact), scaled by 2^q in the exponent field, then
@@ -498,13 +512,7 @@ HWY_INLINE V32 PackRne16(const detail::AccFormat& a, V32 S, V32 q, M32 live) {
       const V32 back = TruncToInt(hn::BitCast(df, rz));
       odd24 = hn::Or(rz, hn::IfThenElseZero(hn::Ne(back, S), one));
     } else {
-      const V32 mag = hn::Abs(S);  // |S| < 2^31 (sum32)
-      const auto f = hn::ConvertTo(df, mag);
-      M32 inexact;
-      const M32 up = RoundedUp(f, mag, inexact);
-      odd24 = hn::Or(hn::Add(hn::BitCast(d, f), hn::VecFromMask(d, up)),
-                     hn::IfThenElseZero(inexact, one));
-      odd24 = hn::Or(odd24, hn::And(S, hn::Set(d, INT32_MIN)));
+      odd24 = hn::Or(OddMag24(S), hn::And(S, hn::Set(d, INT32_MIN)));
     }
     const V32 field = hn::Add(hn::BitCast(d, hn::ShiftRight<24>(hn::BitCast(
                                                  du, hn::ShiftLeft<1>(odd24)))),
@@ -514,13 +522,7 @@ HWY_INLINE V32 PackRne16(const detail::AccFormat& a, V32 S, V32 q, M32 live) {
     if (!hn::AllFalse(d, slow)) r = hn::IfThenElse(slow, PackVec32(a, S, q), r);
     return r;
   }
-  const V32 mag = hn::Abs(S);  // |S| < 2^31 (sum32)
-  const auto f = hn::ConvertTo(df, mag);
-  const V32 fb = hn::BitCast(d, f);
-  M32 inexact;
-  const M32 up = RoundedUp(f, mag, inexact);
-  const V32 odd24 = hn::Or(hn::Add(fb, hn::VecFromMask(d, up)),
-                           hn::IfThenElseZero(inexact, one));
+  const V32 odd24 = OddMag24(S);
   // The unbiased exponent of the result's leading bit: normal binary16
   // in -14..15.
   const V32 e = hn::Add(hn::ShiftRight<23>(odd24), hn::Sub(q, hn::Set(d, 127)));
