@@ -474,6 +474,64 @@ TEST_CASE("fast GEMM: the f32 pairwise chain where no flush can act",
   }
 }
 
+TEST_CASE("fast GEMM: f16 chain results at binary16's zero",
+          "[fast][mma][gemm]") {
+  // One product per row and column, in the first or the last k, zeros
+  // elsewhere: the chunk's result is x = -2^-14 * b (the operands' f16 codes),
+  // C = +0 or -0. Around 2^-25, binary16's RNE gives -0 (x below 2^-25 and the
+  // tie 2^-25 itself) or -2^-24, and ZeroSign::kPositive then +0: the SIMD
+  // chain keeps such a -0 (its sign changes no later chunk) and the store
+  // of D makes it +0.
+  struct Case {
+    uint16_t b;  // f16 code
+    uint16_t d;  // the expected D under ZeroSign::kPositive
+  };
+  const Case cases[] = {
+      {0x0C00, 0x0000},  // 2^-12: x = -2^-26 -> -0 -> +0
+      {0x0C01, 0x0000},  // -2^-26 (1 + 2^-10)
+      {0x1000, 0x0000},  // 2^-11: x = -2^-25, the tie to even -0 -> +0
+      {0x1001, 0x8001},  // -2^-25 (1 + 2^-10) -> -2^-24
+      {0x1400, 0x8001},  // 2^-10: x = -2^-24
+      {0x0800, 0x0000},  // 2^-13: x = -2^-27
+  };
+  size_t models = 0;
+  for (const MmaModel& mdl : mma_models()) {
+    if (mdl.c_fmt != Fmt::kF16 ||
+        std::find(mdl.ab_formats.begin(), mdl.ab_formats.end(), Fmt::kF16) ==
+            mdl.ab_formats.end())
+      continue;
+    INFO(mdl.name);
+    ++models;
+    for (const Case& cs : cases) {
+      for (const uint64_t c : {uint64_t{0}, uint64_t{0x8000}}) {
+        for (const int last : {0, 1}) {
+          INFO(fmt::format("b {:#06x} C {:#06x} k {}", cs.b, c,
+                           last ? "last" : "first"));
+          GemmProblem p;
+          p.M = 32;
+          p.N = 3;
+          p.K = 2 * mdl.fdpa.L;
+          p.a_fmt = p.b_fmt = Fmt::kF16;
+          p.A.assign(size_t(p.M) * p.K, 0);
+          p.B.assign(size_t(p.N) * p.K, 0);
+          p.C.assign(size_t(p.M) * p.N, c);
+          const size_t k = last ? size_t(p.K) - 1 : 0;
+          for (int m = 0; m < p.M; ++m)
+            p.A[size_t(m) * p.K + k] = 0x8400;  // -2^-14
+          for (int n = 0; n < p.N; ++n) p.B[size_t(n) * p.K + k] = cs.b;
+          const std::vector<uint64_t> ref = reference_gemm(mdl, p);
+          if (mdl.fdpa.zero_sign == ZeroSign::kPositive) CHECK(ref[0] == cs.d);
+          for (fast::Isa isa : test::isas()) {
+            INFO(fast::isa_name(isa));
+            CHECK(fast::gemm_fast(mdl, p, isa) == ref);
+          }
+        }
+      }
+    }
+  }
+  CHECK(models >= 6);
+}
+
 TEST_CASE("fast GEMM: coverage and the paths it leaves", "[fast][mma][gemm]") {
   SplitMix64 g(0x6E34);
   const MmaModel& m = *find_mma_model("sm100_tcgen05_f8f6f4_f32");

@@ -776,8 +776,6 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
   const V32 f = hn::Set(d, p.F);
   const V32 nan = hn::Set(d, static_cast<int32_t>(p.c_nan));
   const V32 fmask = hn::Set(d, (1 << p.c_frac) - 1);
-  const V32 magmask = hn::Set(d, static_cast<int32_t>(~p.c_sign));
-  const bool positive = p.zero_sign == ZeroSign::kPositive;
   // Chunk j of row m: C in and out in c, the instruction's C in out
   // (c_outside), the bad lanes in bad.
   // (Inlined: vectors passed by reference stay in registers.)
@@ -877,8 +875,12 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
       r = kPack == Pack::kRz32 ? PackRz32(a, S, q, live)
                                : PackRne16(a, S, q, live);
     }
-    // WriteBack: the zero-sign rule.
-    if (positive) r = hn::IfThenZeroElse(hn::Eq(hn::And(r, magmask), z), r);
+    // WriteBack's zero-sign rule (ZeroSign::kPositive: a zero result is
+    // +0) is left to the end of the chain (gemm_fast's store of D): under
+    // that rule the sign of a zero C changes no later chunk (a sum of zeros
+    // is +0, zero_sum, and a zero addend's term is 0 whatever its sign;
+    // an add outside of two zeros is a zero, whose sign again changes
+    // nothing), so a -0 kept in the chain reads as +0 would.
     const M32 zs = hn::AndNot(skip, szero);
     c = hn::IfThenElse(hn::Or(skip, zs), c, r);
     if (!hn::AllFalse(d, zs)) {
