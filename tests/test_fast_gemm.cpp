@@ -532,6 +532,45 @@ TEST_CASE("fast GEMM: f16 chain results at binary16's zero",
   CHECK(models >= 6);
 }
 
+TEST_CASE("fast GEMM: over-wide f16, bf16 and tf32 codes in the decode",
+          "[fast][mma][gemm]") {
+  // Codes with one bit above their format (bit 16 of f16 / bf16, bit 32 of
+  // a TF32 pattern) or far above it (bit 40), in A and in B at every
+  // position of a vector of codes (K = 64: whole vectors of the decode on
+  // every ISA), the rest ordinary values: every element whose row or
+  // column holds one comes from the reference (read as +Inf by the decode,
+  // a bad operand; decoded as another value it would be computed).
+  SplitMix64 g(0x0DE0);
+  for (const char* name :
+       {"sm80_mma_f16_f32", "sm80_mma_bf16_f32", "sm80_mma_tf32_f32"}) {
+    const MmaModel& mdl = *find_mma_model(name);
+    const Fmt f = mdl.ab_formats[0];
+    INFO(name);
+    const int top = f == Fmt::kTF32 ? 32 : 16;
+    for (const int bit : {top, 40}) {
+      INFO("bit " << bit);
+      GemmProblem p;
+      p.M = 32;
+      p.N = 32;
+      p.K = 64;
+      p.a_fmt = p.b_fmt = f;
+      for (int i = 0; i < p.M * p.K; ++i) p.A.push_back(operand(g, f, 0));
+      for (int i = 0; i < p.N * p.K; ++i) p.B.push_back(operand(g, f, 0));
+      for (int i = 0; i < p.M * p.N; ++i)
+        p.C.push_back(c_value(g, mdl.c_fmt, false));
+      for (int m = 0; m < p.M; m += 3)
+        p.A[size_t(m) * p.K + size_t(m % p.K)] |= uint64_t{1} << bit;
+      for (int n = 1; n < p.N; n += 5)
+        p.B[size_t(n) * p.K + size_t((7 * n) % p.K)] |= uint64_t{1} << bit;
+      const std::vector<uint64_t> ref = reference_gemm(mdl, p);
+      for (fast::Isa isa : test::isas()) {
+        INFO(fast::isa_name(isa));
+        CHECK(fast::gemm_fast(mdl, p, isa) == ref);
+      }
+    }
+  }
+}
+
 TEST_CASE("fast GEMM: coverage and the paths it leaves", "[fast][mma][gemm]") {
   SplitMix64 g(0x6E34);
   const MmaModel& m = *find_mma_model("sm100_tcgen05_f8f6f4_f32");

@@ -156,20 +156,21 @@ class IeeeLine {
            d.exp_bits + d.man_bits + 1 <= 32;
   }
   IeeeLine(Fmt f, int32_t zexp, int shift)
-      : wide_mask_(over_wide_mask(f)),
-        drop_(f == Fmt::kTF32 ? kTf32Drop : 0),
-        man_(desc(f).man_bits),
-        sign_(desc(f).man_bits + desc(f).exp_bits),
-        emask_((1u << desc(f).exp_bits) - 1),
-        bias_(desc(f).bias),
-        zexp_(zexp),
-        shift_(shift),
-        pos_inf_(emask_ << (man_ + drop_)) {}
+      : q_{over_wide_mask(f),
+           f == Fmt::kTF32 ? kTf32Drop : 0,
+           desc(f).man_bits,
+           desc(f).man_bits + desc(f).exp_bits,
+           (1u << desc(f).exp_bits) - 1,
+           desc(f).bias,
+           zexp,
+           shift,
+           ((1u << desc(f).exp_bits) - 1)
+               << (desc(f).man_bits + (f == Fmt::kTF32 ? kTf32Drop : 0))} {}
 
   // A code as run() reads it: a code wider than its format (Decoder: bad,
   // sign 0, sig 0) becomes +Inf, which decodes the same.
   uint32_t narrow(uint64_t c) const {
-    return (c & wide_mask_) != 0 ? pos_inf_ : static_cast<uint32_t>(c);
+    return (c & q_.wide_mask) != 0 ? q_.pos_inf : static_cast<uint32_t>(c);
   }
 
   // narrow()ed codes[0, n) into val/exp/sgn[0, n), and per element flags
@@ -177,29 +178,44 @@ class IeeeLine {
   // vectorizes it (the sign's had been a mispredicted jump per element).
   void run(const uint32_t* codes, size_t n, int32_t* val, int32_t* exp,
            uint8_t* sgn, uint8_t* flags) const {
-    const uint32_t fmask = (1u << man_) - 1, hidden = 1u << man_;
+    const uint32_t fmask = (1u << q_.man) - 1, hidden = 1u << q_.man;
     for (size_t i = 0; i < n; ++i) {
-      const uint32_t c = codes[i] >> drop_;
-      const uint32_t e = (c >> man_) & emask_;
-      const uint32_t neg = (c >> sign_) & 1;
-      const uint32_t special = e == emask_ ? 1 : 0;
+      const uint32_t c = codes[i] >> q_.drop;
+      const uint32_t e = (c >> q_.man) & q_.emask;
+      const uint32_t neg = (c >> q_.sign) & 1;
+      const uint32_t special = e == q_.emask ? 1 : 0;
       const uint32_t sig =
           ((c & fmask) | (e != 0 ? hidden : 0)) & (special - 1);
       const auto neg_mask = static_cast<int32_t>(0 - neg);  // 0 or -1
       // C++20: << of a negative value is defined (two's complement).
-      val[i] = ((static_cast<int32_t>(sig) ^ neg_mask) - neg_mask) << shift_;
-      exp[i] = sig == 0 ? zexp_ : static_cast<int32_t>(e > 1 ? e : 1) - bias_;
+      val[i] = ((static_cast<int32_t>(sig) ^ neg_mask) - neg_mask) << q_.shift;
+      exp[i] =
+          sig == 0 ? q_.zexp : static_cast<int32_t>(e > 1 ? e : 1) - q_.bias;
       sgn[i] = static_cast<uint8_t>(neg);
       flags[i] = static_cast<uint8_t>(special | (sig == 0 ? 2 : 0));
     }
   }
 
+  // The 64-bit codes[0, n) narrowed and run(): on a SIMD isa the whole
+  // vectors by ieee_decode_simd (the same formula lane by lane), the rest
+  // here through a block of narrowed codes.
+  void run64(Isa isa, const uint64_t* codes, size_t n, int32_t* val,
+             int32_t* exp, uint8_t* sgn, uint8_t* flags) const {
+    size_t i = isa != Isa::kScalar
+                   ? gemm_detail::ieee_decode_simd(isa, q_, codes, n, val, exp,
+                                                   sgn, flags)
+                   : 0;
+    uint32_t narrowed[64];
+    while (i < n) {
+      const size_t m = std::min<size_t>(n - i, 64);
+      for (size_t j = 0; j < m; ++j) narrowed[j] = narrow(codes[i + j]);
+      run(narrowed, m, val + i, exp + i, sgn + i, flags + i);
+      i += m;
+    }
+  }
+
  private:
-  uint64_t wide_mask_;
-  int drop_, man_, sign_;
-  uint32_t emask_;
-  int32_t bias_, zexp_, shift_;
-  uint32_t pos_inf_;
+  gemm_detail::IeeeDecodeParams q_;
 };
 
 struct Scale {
@@ -289,7 +305,7 @@ void keep_arrays(GemmPlan& pl) {
   each_array(spare_plan(), pl, [](auto& keep, auto& used) { keep.swap(used); });
 }
 
-GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
+GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p, Isa isa) {
   GemmPlan pl;
   each_array(pl, spare_plan(), [](auto& x, auto& spare) { x.swap(spare); });
   const FdpaParams& f = mdl.fdpa;
@@ -425,7 +441,6 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
     init(pl.b_val, NB * K * kLanes, 0, whole_b);
     init(pl.b_exp, NB * K * kLanes, kZeroExp, whole_b);
     init(pl.b_sgn, NB * K * kLanes, uint8_t{0}, whole_b);
-    std::vector<uint32_t> codes32(line_a ? K : 0);
     std::vector<uint8_t> flags(line_a ? K : 0);
     for (size_t m = 0; m < M; ++m) {
       // The row's codes: element i at row[i], or at row[idx[i]] (PlanElem
@@ -439,9 +454,8 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
         for (size_t i = 0; i < K; ++i) codes[i] = acc.a(m, order[i]);
       }
       if (line_a) {
-        for (size_t i = 0; i < K; ++i) codes32[i] = line_a->narrow(row[i]);
-        line_a->run(codes32.data(), K, &pl.a_val[m * K], &pl.a_exp[m * K],
-                    &pl.a_sgn[m * K], flags.data());
+        line_a->run64(isa, row, K, &pl.a_val[m * K], &pl.a_exp[m * K],
+                      &pl.a_sgn[m * K], flags.data());
         for (size_t j = 0; j < ch; ++j) {
           uint32_t fl = 0;
           for (size_t i = j * L; i < (j + 1) * L; ++i) fl |= flags[i];
@@ -496,7 +510,6 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
     const size_t fast_nb = whole_b ? NB : 0;
     constexpr size_t kTile = 64;
     std::vector<uint64_t> tile(fast_nb != 0 ? kTile * kLanes : 0);
-    std::vector<uint32_t> tile32(line_b ? kTile * kLanes : 0);
     std::vector<uint8_t> tile_flags(tile.size());
     for (size_t nb = 0; nb < fast_nb; ++nb) {
       const size_t lanes = std::min<size_t>(kLanes, pl.N - nb * kLanes);
@@ -511,10 +524,8 @@ GemmPlan make_gemm_plan(const MmaModel& mdl, const GemmProblem& p) {
         int32_t* exp = &pl.b_exp[e0];
         uint8_t* sgn = &pl.b_sgn[e0];
         if (line_b) {
-          for (size_t x = 0; x < n_i * kLanes; ++x)
-            tile32[x] = line_b->narrow(tile[x]);
-          line_b->run(tile32.data(), n_i * kLanes, val, exp, sgn,
-                      tile_flags.data());
+          line_b->run64(isa, tile.data(), n_i * kLanes, val, exp, sgn,
+                        tile_flags.data());
         } else {
           for (size_t i = 0; i < n_i; ++i)
             for (size_t lane = 0; lane < lanes; ++lane) {
@@ -1012,7 +1023,8 @@ std::vector<uint64_t> gemm_fast(const MmaModel& mdl, const GemmProblem& p,
     if (fallbacks != nullptr) *fallbacks = slow;
     return D;
   }
-  GemmPlan pl = make_gemm_plan(mdl, p);
+  // The operand decode on a SIMD ISA this CPU has (else its scalar loop).
+  GemmPlan pl = make_gemm_plan(mdl, p, isa_supported(isa) ? isa : Isa::kScalar);
   const bool simd = isa != Isa::kScalar && isa_supported(isa) &&
                     gemm_detail::simd_fits(isa) && !pl.wide;
   const size_t M = pl.M, N = pl.N;

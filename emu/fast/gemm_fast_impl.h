@@ -137,6 +137,28 @@ uint32_t block2_simd(Isa isa, const GemmPlan& p, size_t m, size_t nb,
 // Whether isa's vectors (at most kLanes int32 lanes) divide kLanes.
 bool simd_fits(Isa isa);
 
+// The decode of an IEEE operand format (f16, bf16, tf32) into a T/ST plan's
+// val / exp / sgn and per-element flags (gemm_fast.cpp IeeeLine, whose
+// scalar loop is the formula): a code with a bit in wide_mask (wider than
+// its format) reads as pos_inf; the code shifted right by drop (TF32's
+// 13 low zero bits) has its fraction in bits 0..man - 1, its exponent field
+// (emask) above, its sign at bit sign; val = +-sig << shift, exp the
+// alignment exponent (zexp for a zero significand), flags bit 0 NaN/Inf,
+// bit 1 a zero significand.
+struct IeeeDecodeParams {
+  uint64_t wide_mask;
+  int drop, man, sign;
+  uint32_t emask;
+  int32_t bias, zexp, shift;
+  uint32_t pos_inf;
+};
+// The first elements of codes[0, n) decoded on isa (not kScalar; a
+// multiple of its lanes, possibly 0); returns how many. The caller decodes
+// the rest.
+size_t ieee_decode_simd(Isa isa, const IeeeDecodeParams& q,
+                        const uint64_t* codes, size_t n, int32_t* val,
+                        int32_t* exp, uint8_t* sgn, uint8_t* flags);
+
 // The end of chunk j for one lane whose exact sum is S * 2^q: the rounded
 // result (S != 0), or the signed sum of zeros (S == 0: +0 unless every term
 // is a negative zero under ZeroSign::kIeee, which zero_sum decides from the
