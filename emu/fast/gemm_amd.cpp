@@ -369,15 +369,6 @@ int32_t top_bound(uint32_t sig, int32_t exp, int32_t man) {
 // kernel's chain on a 128x128x1024 problem. The same as two_stage_decode
 // for every code (two_stage_line_mismatches, two_stage_tf32_mismatches,
 // tested).
-struct IeeeTwoStage {
-  int shift;      // TF32: 13 (kTf32LowBits)
-  int width;      // 1 + E + M: a code with bits above shift + width is bad
-  int man;        // M
-  uint32_t emax;  // 2^E - 1
-  int32_t bias, emin;
-  bool opmin;
-};
-
 // f's fields when it is read directly and is one of the three, else
 // width 0.
 IeeeTwoStage ieee_two_stage(Fmt f, Fmt emulate_as, bool opmin) {
@@ -393,6 +384,7 @@ IeeeTwoStage ieee_two_stage(Fmt f, Fmt emulate_as, bool opmin) {
   t.bias = d.bias;
   t.emin = d.emin();
   t.opmin = opmin;
+  t.zero_exp = opmin ? kOperandMinZero : t.emin;
   return t;
 }
 
@@ -416,12 +408,17 @@ IeeeTwoStage ieee_two_stage(Fmt f, Fmt emulate_as, bool opmin) {
 // was bad; top becomes at least exp + 1 of every nonzero significand (|x| <
 // 2^(exp + 1): the bound gemm_two_stage's overflow test takes; top_bound's
 // bit_width(sig) + exp - man, or above it for a subnormal).
+// On a SIMD isa (not kScalar, supported), a line of stride 1 runs
+// two_stage_line_simd (the same per code) up to its last whole vector.
 bool two_stage_line(const IeeeTwoStage& t, const uint64_t* c, size_t stride,
                     size_t n, int32_t s0, int32_t* sig, int32_t* exp,
-                    int32_t* neg, int32_t& top) {
+                    int32_t* neg, int32_t& top, Isa isa) {
   bool any_bad = false;
   int32_t tp = top;
-  for (size_t i = 0; i < n; ++i) {
+  size_t i = 0;
+  if (stride == 1 && isa != Isa::kScalar)
+    i = two_stage_line_simd(isa, t, c, n, s0, sig, exp, neg, tp, any_bad);
+  for (; i < n; ++i) {
     bool bad = false;
     const Op o = ieee_operand(t, c[i * stride], bad);
     sig[i] = static_cast<int32_t>(o.sig << s0);
@@ -552,7 +549,7 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p, Isa isa,
       for (size_t k = 0; k < K; ++k) {
         const uint64_t* line = p.A.data() + k * M;
         if (two_stage_line(ia, line, 1, M, s0, &at_sig[k * M], &at_exp[k * M],
-                           &at_neg[k * M], top_a)) {
+                           &at_neg[k * M], top_a, isa)) {
           for (size_t m = 0; m < M; ++m)
             if (two_stage_bad(ia, line[m])) a_bad[m] = 1;
         }
@@ -570,7 +567,7 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p, Isa isa,
           for (size_t m = m0; m < m1; ++m) {
             const size_t j = (m - m0) * kSpan;
             if (two_stage_line(ia, p.A.data() + m * K + k0, 1, k1 - k0, s0,
-                               &ts[j], &te[j], &tn[j], top_a))
+                               &ts[j], &te[j], &tn[j], top_a, isa))
               a_bad[m] = 1;
           }
           for (size_t k = k0; k < k1; ++k) {
@@ -606,7 +603,7 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p, Isa isa,
             lay.b_kmajor ? p.B.data() + n * K : p.B.data() + n;
         b_bad[n] =
             two_stage_line(ib, col, lay.b_kmajor ? 1 : N, K, 0, &b_sig[n * K],
-                           &b_exp[n * K], &b_neg[n * K], top_b)
+                           &b_exp[n * K], &b_neg[n * K], top_b, isa)
                 ? 1
                 : 0;
         continue;
@@ -773,7 +770,7 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p, Isa isa,
 
 }  // namespace
 
-size_t two_stage_line_mismatches() {
+size_t two_stage_line_mismatches(Isa isa) {
   size_t bad_count = 0;
   for (const Fmt f : {Fmt::kF16, Fmt::kBF16, Fmt::kTF32}) {
     // Every code (TF32: every f32 pattern's top 19 bits, the 13 low bits 0
@@ -793,7 +790,7 @@ size_t two_stage_line_mismatches() {
       std::vector<int32_t> sig(m), exp(m), neg(m);
       int32_t top = INT32_MIN / 4;
       const bool any_bad = two_stage_line(t, codes.data(), 1, m, 0, sig.data(),
-                                          exp.data(), neg.data(), top);
+                                          exp.data(), neg.data(), top, isa);
       bool ref_any = false;
       int32_t ref_top = INT32_MIN / 4;
       for (size_t i = 0; i < m; ++i) {

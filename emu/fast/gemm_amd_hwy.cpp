@@ -420,6 +420,71 @@ void Rows(const TwoStageArgs& args, size_t m0, size_t n0, size_t nn,
 }
 }  // namespace ts
 
+// gemm_amd.cpp two_stage_line (ieee_operand per code) for a line of stride
+// 1, a vector of codes at a time: the 64-bit codes' low and high 32-bit
+// halves taken apart (a bit at or above shift + width, in either half,
+// makes the code bad, as does an all-ones exponent field), then the fields
+// lane by lane; a bad code is stored as Op{} (0, 0, 0).
+size_t TwoStageLine(const IeeeTwoStage& t, const uint64_t* c, size_t n,
+                    int32_t s0, int32_t* sig, int32_t* exp, int32_t* neg,
+                    int32_t& top, bool& any_bad) {
+#if HWY_TARGET == HWY_SCALAR
+  // One lane: no pairs of halves (never run: kernels do not run Highway's
+  // scalar target, emu/fast/CMakeLists.txt).
+  (void)t, (void)c, (void)n, (void)s0, (void)sig, (void)exp, (void)neg;
+  (void)top, (void)any_bad;
+  return 0;
+#else
+  const hn::ScalableTag<uint32_t> du;
+  const hn::RebindToSigned<decltype(du)> di;
+  const hn::Repartition<uint64_t, decltype(du)> d64;
+  const size_t V = hn::Lanes(du), V64 = hn::Lanes(d64);
+  const auto zero = hn::Zero(du);
+  const auto emax = hn::Set(du, t.emax);
+  const auto mmask = hn::Set(du, (1u << t.man) - 1);
+  const auto hidden = hn::Set(du, 1u << t.man);
+  const auto bias = hn::Set(di, t.bias), emin = hn::Set(di, t.emin);
+  const auto zexp = hn::Set(di, t.zero_exp);
+  // Bits of the low half at or above shift + width (these formats' codes
+  // are at most 32 bits wide with the shift).
+  const int wbits = t.shift + t.width;
+  const auto low_wide = hn::Set(du, wbits >= 32 ? 0u : ~((1u << wbits) - 1));
+  auto tp = hn::Set(di, top);
+  auto bad_any = hn::Zero(du);
+  size_t i = 0;
+  for (; i + V <= n; i += V) {
+    const auto a = hn::BitCast(du, hn::LoadU(d64, c + i));
+    const auto b = hn::BitCast(du, hn::LoadU(d64, c + i + V64));
+    const auto lo = hn::ConcatEven(du, b, a);
+    const auto hi = hn::ConcatOdd(du, b, a);
+    const auto x = hn::ShiftRightSame(lo, t.shift);
+    const auto e = hn::And(hn::ShiftRightSame(x, t.man), emax);
+    const auto bad =
+        hn::Or(hn::Or(hn::Ne(hi, zero), hn::Ne(hn::And(lo, low_wide), zero)),
+               hn::Eq(e, emax));
+    const auto normal = hn::Ne(e, zero);
+    const auto sg = hn::IfThenZeroElse(
+        bad, hn::Or(hn::And(x, mmask), hn::IfThenElseZero(normal, hidden)));
+    const auto sg0 = hn::RebindMask(di, hn::Eq(sg, zero));
+    auto ex = hn::IfThenElse(hn::RebindMask(di, normal),
+                             hn::Sub(hn::BitCast(di, e), bias), emin);
+    ex = hn::IfThenElse(sg0, zexp, ex);  // (a bad code's sig is 0 too)
+    ex = hn::IfThenZeroElse(hn::RebindMask(di, bad), ex);
+    const auto ng = hn::IfThenZeroElse(
+        bad, hn::And(hn::ShiftRightSame(x, t.width - 1), hn::Set(du, 1u)));
+    hn::StoreU(hn::ShiftLeftSame(hn::BitCast(di, sg), s0), di, sig + i);
+    hn::StoreU(ex, di, exp + i);
+    hn::StoreU(hn::Neg(hn::BitCast(di, ng)), di, neg + i);
+    tp = hn::Max(tp, hn::IfThenElse(sg0, hn::Set(di, INT32_MIN / 4),
+                                    hn::Add(ex, hn::Set(di, 1))));
+    bad_any = hn::Or(bad_any, hn::VecFromMask(du, bad));
+  }
+  top = hn::GetLane(hn::MaxOfLanes(di, tp));
+  any_bad = any_bad || !hn::AllTrue(du, hn::Eq(bad_any, zero));
+  return i;
+#endif
+}
+
 size_t TwoStage(const TwoStageArgs& a) {
   const size_t V = hn::Lanes(ts::D32());
   const size_t whole = a.M - a.M % V;
@@ -472,11 +537,19 @@ namespace mxc::fast::gemm_detail {
 
 HWY_EXPORT(Pairwise);
 HWY_EXPORT(TwoStage);
+HWY_EXPORT(TwoStageLine);
 
 size_t pairwise_simd(Isa isa, const uint32_t* at, size_t M, size_t N,
                      const uint32_t* b, size_t K, size_t L, bool ftz,
                      uint32_t nan, const uint32_t* c, uint32_t* out) {
   return MXC_HWY_DISPATCH(Pairwise, isa)(at, M, N, b, K, L, ftz, nan, c, out);
+}
+
+size_t two_stage_line_simd(Isa isa, const IeeeTwoStage& t, const uint64_t* c,
+                           size_t n, int32_t s0, int32_t* sig, int32_t* exp,
+                           int32_t* neg, int32_t& top, bool& any_bad) {
+  return MXC_HWY_DISPATCH(TwoStageLine, isa)(t, c, n, s0, sig, exp, neg, top,
+                                             any_bad);
 }
 
 size_t two_stage_simd(Isa isa, const TwoStageArgs& a) {

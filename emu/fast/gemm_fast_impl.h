@@ -236,8 +236,26 @@ size_t two_stage_simd(Isa isa, const TwoStageArgs& a);
 size_t two_stage_tf32_mismatches();
 // How many f16, bf16 and TF32 codes (every code, each also over-wide; both
 // zero rules; all in one line) the two-stage datapath's line decode
-// (gemm_amd.cpp two_stage_line) reads differently from read_code + unpack,
-// its bad flag and its magnitude bound included (0 expected).
-size_t two_stage_line_mismatches();
+// (gemm_amd.cpp two_stage_line, on isa) reads differently from read_code +
+// unpack, its bad flag and its magnitude bound included (0 expected).
+size_t two_stage_line_mismatches(Isa isa);
+
+// An f16, bf16 or TF32 operand format read directly by the two-stage
+// datapath (gemm_amd.cpp ieee_two_stage; width 0: not one of them).
+struct IeeeTwoStage {
+  int shift;      // TF32: 13 (kTf32LowBits)
+  int width;      // 1 + E + M: a code with bits above shift + width is bad
+  int man;        // M
+  uint32_t emax;  // 2^E - 1
+  int32_t bias, emin;
+  bool opmin;
+  int32_t zero_exp;  // a zero's exp: -126 under kOperandMin, else emin
+};
+// gemm_amd.cpp two_stage_line for a line of stride 1 on isa (not kScalar,
+// supported), up to its last whole vector; returns how many codes it did.
+// top and any_bad are raised as two_stage_line raises them.
+size_t two_stage_line_simd(Isa isa, const IeeeTwoStage& t, const uint64_t* c,
+                           size_t n, int32_t s0, int32_t* sig, int32_t* exp,
+                           int32_t* neg, int32_t& top, bool& any_bad);
 
 }  // namespace mxc::fast::gemm_detail
