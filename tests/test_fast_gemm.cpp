@@ -809,6 +809,46 @@ TEST_CASE("fast GEMM: C outside the FDPA with chunk sums beyond int32",
 // subnormal, normal, dominant, +-Inf or NaN; some problems pair each
 // product with its negation (sums that cancel to 0 and near it), some
 // have rows of A of zeros only with C = -0 (the ZeroSign::kIeee rule).
+TEST_CASE("fast GEMM: CDNA3 products below binary32's normal range",
+          "[fast][mma][gemm]") {
+  // Two products of exactly 2^-150 (operands 2^-75) and C = +0: the exact
+  // sum 2^-149 is the result (0x00000001); each product rounded to binary32
+  // first would be 0 (the tie to even). The AVX-512 stage 1 from binary32
+  // operands must leave such products to the integer path (their least
+  // binades sum to -150, below -126); with the products at 2^-100 instead,
+  // it takes them (the result 2^-99, checked the same way).
+  for (const char* name : {"cdna3_mfma_bf16_f32", "cdna3_mfma_xf32_f32"}) {
+    const MmaModel& mdl = *find_mma_model(name);
+    const Fmt f = mdl.ab_formats[0];
+    INFO(name);
+    for (const int e : {-75, -50}) {
+      INFO("operands 2^" << e);
+      // bf16: exponent field at bit 7; TF32: an f32 pattern.
+      const uint64_t code =
+          f == Fmt::kBF16 ? uint64_t(127 + e) << 7 : uint64_t(127 + e) << 23;
+      GemmProblem p;
+      p.M = 32;
+      p.N = 3;
+      p.K = 2 * mdl.fdpa.L;
+      p.a_fmt = p.b_fmt = f;
+      p.A.assign(size_t(p.M) * p.K, 0);
+      p.B.assign(size_t(p.N) * p.K, 0);
+      p.C.assign(size_t(p.M) * p.N, 0);
+      for (int m = 0; m < p.M; ++m)
+        for (int k = 0; k < 2; ++k) p.A[size_t(m) * p.K + size_t(k)] = code;
+      for (int n = 0; n < p.N; ++n)
+        for (int k = 0; k < 2; ++k) p.B[size_t(n) * p.K + size_t(k)] = code;
+      const std::vector<uint64_t> ref = reference_gemm(mdl, p);
+      CHECK(ref[0] ==
+            (e == -75 ? 0x00000001u : uint64_t(127 + 2 * e + 1) << 23));
+      for (fast::Isa isa : test::isas()) {
+        INFO(fast::isa_name(isa));
+        CHECK(fast::gemm_fast(mdl, p, isa) == ref);
+      }
+    }
+  }
+}
+
 TEST_CASE("fast GEMM: the CDNA3 two-stage vector kernel against the reference",
           "[fast][mma][gemm]") {
   SplitMix64 g(0x6E37);

@@ -622,6 +622,22 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p, Isa isa,
     if (top_a + top_b <= 128) {
       Scratch<uint32_t, 3> c(N * M);
       Scratch<uint32_t, 4> out(N * M);
+      // Stage 1 from binary32 operands (split 1, kOperandMin, AVX-512):
+      // where every nonzero product is at least 2^-126 (the least binades'
+      // sum), each is an exact normal binary32 (at most 22 significand
+      // bits, below 2^128 by the bound above).
+      Scratch<float, 0> at_f(split == 1 && opmin ? K * M : 0);
+      Scratch<float, 1> b_f(split == 1 && opmin ? N * K : 0);
+      bool floats = false;
+      if (split == 1 && opmin) {
+        int32_t lo_a = INT32_MAX / 2, lo_b = INT32_MAX / 2;
+        floats =
+            two_stage_floats(isa, at_sig.data(), at_exp.data(), at_neg.data(),
+                             K * M, man_a + s0, at_f.data(), lo_a) &&
+            two_stage_floats(isa, b_sig.data(), b_exp.data(), b_neg.data(),
+                             N * K, man_b, b_f.data(), lo_b) &&
+            int64_t{lo_a} + lo_b >= -126;
+      }
       for (size_t i = 0; i < N * M; ++i) c[i] = static_cast<uint32_t>(p.C[i]);
       const TwoStageArgs args{at_sig.data(),
                               at_exp.data(),
@@ -641,7 +657,9 @@ void gemm_two_stage(const MmaModel& mdl, const GemmProblem& p, Isa isa,
                               ieee_zero,
                               nan,
                               c.data(),
-                              out.data()};
+                              out.data(),
+                              floats ? at_f.data() : nullptr,
+                              floats ? b_f.data() : nullptr};
       m_simd = two_stage_simd(isa, args);
       for (size_t n = 0; n < N; ++n) {
         for (size_t m = 0; m < m_simd; ++m) {

@@ -13,6 +13,8 @@
 // Must come after foreach_target.h.
 #include <algorithm>
 #include <bit>
+#include <climits>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -194,6 +196,57 @@ HWY_INLINE void SetSum(const TwoStageArgs& a, size_t L, size_t split,
   }
 }
 
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+// Stage 1 from the binary32 operands (TwoStageArgs::at_f, b_f): a
+// product's term trunc(|x y| 2^(F - e_max)) with its sign is the binary32
+// product (exact: both significands together at most 22 bits, and
+// two_stage_floats' caller admits only operands whose nonzero products
+// are normal) scaled by VSCALEFPS (exact where the result is normal; a
+// smaller one truncates to 0 as the integer path's shift does) and
+// truncated by the conversion; every term is below 2^(F + 2). Three
+// operations a product for the integer path's seven.
+constexpr bool kFloatStage1 = true;
+HWY_INLINE V32 ScaleTruncF(hn::Vec<hn::Rebind<float, D32>> x,
+                           hn::Vec<hn::Rebind<float, D32>> k) {
+  return V32{_mm512_cvttps_epi32(_mm512_scalef_ps(x.raw, k.raw))};
+}
+HWY_INLINE hn::Vec<hn::Rebind<float, D32>> ScalefF(
+    hn::Vec<hn::Rebind<float, D32>> x, hn::Vec<hn::Rebind<float, D32>> k) {
+  return hn::Vec<hn::Rebind<float, D32>>{_mm512_scalef_ps(x.raw, k.raw)};
+}
+#else
+constexpr bool kFloatStage1 = false;
+HWY_INLINE V32 ScaleTruncF(hn::Vec<hn::Rebind<float, D32>> x,
+                           hn::Vec<hn::Rebind<float, D32>>) {
+  return hn::BitCast(D32(), x);  // not called
+}
+HWY_INLINE hn::Vec<hn::Rebind<float, D32>> ScalefF(
+    hn::Vec<hn::Rebind<float, D32>> x, hn::Vec<hn::Rebind<float, D32>>) {
+  return x;  // not called
+}
+#endif
+
+// SetSum of the one set (split 1) under kOperandMin from the binary32
+// operands (kFloatStage1).
+HWY_INLINE void SetSumF(const TwoStageArgs& a, size_t L, size_t m0, size_t n,
+                        size_t k0, V32& em, V32& s) {
+  const D32 d;
+  const hn::Rebind<float, D32> df;
+  const size_t M = a.M, K = a.K;
+  const int32_t* be = a.b_exp + n * K;
+  const float* bf = a.b_f + n * K;
+  em = hn::Set(d, INT32_MIN);
+  for (size_t k = k0; k < k0 + L; ++k)
+    em = hn::Max(
+        em, hn::Add(hn::LoadU(d, a.at_exp + k * M + m0), hn::Set(d, be[k])));
+  const auto xs = hn::ConvertTo(df, hn::Sub(hn::Set(d, a.F), em));
+  s = hn::Zero(d);
+  for (size_t k = k0; k < k0 + L; ++k)
+    s = hn::Add(s, ScaleTruncF(hn::Mul(hn::LoadU(df, a.at_f + k * M + m0),
+                                       hn::Set(df, bf[k])),
+                               xs));
+}
+
 // Whether every product of chunk k0 of (m, n) is a zero of negative sign.
 HWY_INLINE bool AllNegZero(const TwoStageArgs& a, size_t m, size_t n,
                            size_t k0) {
@@ -213,14 +266,16 @@ HWY_INLINE hn::Vec<DF64> Pow2Biased(hn::Vec<D32h> x) {
 
 // Stage 1 of chunk k0 of rows m0.. and column n: the joint e_max e and the
 // sum S of the sets' terms floored onto it. set_buf: split > 2 only.
-template <size_t kL, size_t kSplit, bool kOpmin>
+template <size_t kL, size_t kSplit, bool kOpmin, bool kFloat>
 HWY_INLINE void Stage1(const TwoStageArgs& a, size_t m0, size_t n, size_t k0,
                        int32_t* set_buf, V32& e, V32& S) {
   const size_t L = kL != 0 ? kL : a.L;
   const size_t split = kSplit != 0 ? kSplit : a.split;
   const D32 d;
   const size_t V = hn::Lanes(d);
-  if (split == 1) {
+  if constexpr (kFloat) {
+    SetSumF(a, L, m0, n, k0, e, S);  // split 1, kOperandMin
+  } else if (split == 1) {
     SetSum(a, L, 1, kOpmin, m0, n, k0, 0, e, S);
   } else if (split == 2) {
     V32 e0, s0, e1, s1;
@@ -372,7 +427,7 @@ HWY_INLINE V32 Stage2(const TwoStageArgs& a, size_t split, size_t m0, size_t n,
 // vectors (SVE: no arrays of them), in buf.
 constexpr size_t kChains = 8;
 
-template <size_t kL, size_t kSplit, bool kOpmin, size_t kNC>
+template <size_t kL, size_t kSplit, bool kOpmin, size_t kNC, bool kFloat>
 void Rows(const TwoStageArgs& args, size_t m0, size_t n0, size_t nn,
           int32_t* buf) {
   // A local copy: the stores to buf and out cannot alias it, so its fields
@@ -394,7 +449,7 @@ void Rows(const TwoStageArgs& args, size_t m0, size_t n0, size_t nn,
       HWY_UNROLL(kChains)
       for (size_t j = 0; j < kNC; ++j) {
         V32 e, S;
-        Stage1<kL, kSplit, kOpmin>(a, m0, n0 + j, k0, set_buf, e, S);
+        Stage1<kL, kSplit, kOpmin, kFloat>(a, m0, n0 + j, k0, set_buf, e, S);
         c[j] = Stage2(a, split, m0, n0 + j, k0, e, S, c[j], buf);
       }
     }
@@ -409,7 +464,7 @@ void Rows(const TwoStageArgs& args, size_t m0, size_t n0, size_t nn,
   for (size_t k0 = 0; k0 < a.K; k0 += L) {
     for (size_t j = 0; j < nn; ++j) {
       V32 e, S;
-      Stage1<kL, kSplit, kOpmin>(a, m0, n0 + j, k0, set_buf, e, S);
+      Stage1<kL, kSplit, kOpmin, kFloat>(a, m0, n0 + j, k0, set_buf, e, S);
       hn::Store(
           Stage2(a, split, m0, n0 + j, k0, e, S, hn::Load(d, cb + j * V), buf),
           d, cb + j * V);
@@ -485,6 +540,49 @@ size_t TwoStageLine(const IeeeTwoStage& t, const uint64_t* c, size_t n,
 #endif
 }
 
+// two_stage_floats (gemm_fast_impl.h) on this target.
+bool TwoStageFloats(const int32_t* sig, const int32_t* exp, const int32_t* neg,
+                    size_t n, int32_t frac, float* f, int32_t& lo) {
+  if constexpr (!ts::kFloatStage1) {
+    (void)sig, (void)exp, (void)neg, (void)n, (void)frac, (void)f, (void)lo;
+    return false;
+  } else {
+    const ts::D32 d;
+    const hn::Rebind<float, ts::D32> df;
+    const size_t V = hn::Lanes(d);
+    const auto z = hn::Zero(d), sign = hn::Set(d, INT32_MIN);
+    auto lv = hn::Set(d, lo);
+    const auto binade = [&](ts::V32 bits) HWY_ATTR {
+      const auto field =
+          hn::ShiftRight<23>(hn::And(bits, hn::Set(d, 0x7FFFFFFF)));
+      return hn::IfThenElse(hn::Eq(field, z), hn::Set(d, -150),
+                            hn::Sub(field, hn::Set(d, 127)));
+    };
+    size_t i = 0;
+    for (; i + V <= n; i += V) {
+      const auto sg = hn::LoadU(d, sig + i);
+      const auto x = ts::ScalefF(
+          hn::ConvertTo(df, sg),
+          hn::ConvertTo(df, hn::Sub(hn::LoadU(d, exp + i), hn::Set(d, frac))));
+      const auto bits =
+          hn::Xor(hn::BitCast(d, x), hn::And(hn::LoadU(d, neg + i), sign));
+      hn::StoreU(hn::BitCast(df, bits), df, f + i);
+      lv = hn::IfThenElse(hn::Eq(sg, z), lv, hn::Min(lv, binade(bits)));
+    }
+    HWY_ALIGN int32_t l[hn::MaxLanes(d)];
+    hn::Store(lv, d, l);
+    for (size_t j = 0; j < V; ++j) lo = std::min(lo, l[j]);
+    for (; i < n; ++i) {
+      const float x = std::ldexp(static_cast<float>(sig[i]), exp[i] - frac);
+      f[i] = neg[i] != 0 ? -x : x;
+      if (sig[i] == 0) continue;
+      const int fe = std::fpclassify(x) == FP_NORMAL ? std::ilogb(x) : -150;
+      lo = std::min(lo, fe);
+    }
+    return true;
+  }
+}
+
 size_t TwoStage(const TwoStageArgs& a) {
   const size_t V = hn::Lanes(ts::D32());
   const size_t whole = a.M - a.M % V;
@@ -496,17 +594,25 @@ size_t TwoStage(const TwoStageArgs& a) {
   // Per shape, the kernel for kChains columns and the one for fewer.
   using RowsFn =
       void (*)(const TwoStageArgs&, size_t, size_t, size_t, int32_t*);
-  RowsFn rows[2] = {
-      a.opmin ? &ts::Rows<0, 0, true, 0> : &ts::Rows<0, 0, false, 0>,
-      a.opmin ? &ts::Rows<0, 0, true, 0> : &ts::Rows<0, 0, false, 0>};
+  RowsFn rows[2] = {a.opmin ? &ts::Rows<0, 0, true, 0, false>
+                            : &ts::Rows<0, 0, false, 0, false>,
+                    a.opmin ? &ts::Rows<0, 0, true, 0, false>
+                            : &ts::Rows<0, 0, false, 0, false>};
   const auto shape = [&](auto l, auto sp) {
     constexpr size_t kL = decltype(l)::value, kS = decltype(sp)::value;
     if (a.opmin) {
-      rows[0] = &ts::Rows<kL, kS, true, ts::kChains>;
-      rows[1] = &ts::Rows<kL, kS, true, 0>;
+      rows[0] = &ts::Rows<kL, kS, true, ts::kChains, false>;
+      rows[1] = &ts::Rows<kL, kS, true, 0, false>;
     } else {
-      rows[0] = &ts::Rows<kL, kS, false, ts::kChains>;
-      rows[1] = &ts::Rows<kL, kS, false, 0>;
+      rows[0] = &ts::Rows<kL, kS, false, ts::kChains, false>;
+      rows[1] = &ts::Rows<kL, kS, false, 0, false>;
+    }
+    // The binary32 stage 1 (split 1, kOperandMin; two_stage_floats).
+    if constexpr (ts::kFloatStage1 && kS == 1) {
+      if (a.opmin && a.at_f != nullptr && a.b_f != nullptr) {
+        rows[0] = &ts::Rows<kL, kS, true, ts::kChains, true>;
+        rows[1] = &ts::Rows<kL, kS, true, 0, true>;
+      }
     }
   };
   using std::integral_constant;
@@ -538,6 +644,13 @@ namespace mxc::fast::gemm_detail {
 HWY_EXPORT(Pairwise);
 HWY_EXPORT(TwoStage);
 HWY_EXPORT(TwoStageLine);
+HWY_EXPORT(TwoStageFloats);
+
+bool two_stage_floats(Isa isa, const int32_t* sig, const int32_t* exp,
+                      const int32_t* neg, size_t n, int32_t frac, float* f,
+                      int32_t& lo) {
+  return MXC_HWY_DISPATCH(TwoStageFloats, isa)(sig, exp, neg, n, frac, f, lo);
+}
 
 size_t pairwise_simd(Isa isa, const uint32_t* at, size_t M, size_t N,
                      const uint32_t* b, size_t K, size_t L, bool ftz,

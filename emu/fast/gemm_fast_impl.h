@@ -226,10 +226,24 @@ struct TwoStageArgs {
   uint32_t nan;        // canonical f32 NaN
   const uint32_t* c;
   uint32_t* out;
+  // Split 1 under kOperandMin on AVX-512, where two_stage_floats admitted
+  // the operands: each as its binary32 value (at_f[k * M + m], b_f[n * K +
+  // k]); else nullptr.
+  const float *at_f = nullptr, *b_f = nullptr;
 };
 // Every column and the rows in whole groups of int32 Lanes; returns the
 // number of rows done (from 0).
 size_t two_stage_simd(Isa isa, const TwoStageArgs& a);
+// Stage 1 from binary32 operands (TwoStageArgs::at_f / b_f): f[i] =
+// (-1)^neg sig * 2^(exp - frac) for n decoded operands (sig, exp, neg as
+// two_stage_line writes them, frac: their fraction bits plus the shift
+// applied to sig), exact (the three formats are binary32 values); lo
+// lowered to the least binade of a nonzero one (a binary32 subnormal reads
+// as -150). Returns false where isa's kernel has no such stage 1 (then f
+// is not written).
+bool two_stage_floats(Isa isa, const int32_t* sig, const int32_t* exp,
+                      const int32_t* neg, size_t n, int32_t frac, float* f,
+                      int32_t& lo);
 // How many TF32 codes (every f32 pattern's top 19 bits, with low bits set
 // and over-wide, both zero rules) the two-stage datapath's field decode
 // reads differently from read_code + unpack (gemm_amd.cpp; 0 expected).
