@@ -679,6 +679,23 @@ HWY_INLINE V32 PackWide(const detail::AccFormat& a, V32 acc0, V32 acc1, V32 ts,
   return hn::BitCast(d, hn::Load(du, bits));
 }
 
+// ChainT32's sums of zeros (zs: the lanes whose S is 0 and that keep C):
+// each lane's C becomes zero_sum's signed zero. Out of line: rare, and
+// its loop over the lanes would otherwise sit in the chain's loop body.
+HWY_NOINLINE V32 ZeroSums(const GemmPlan& p, size_t m, size_t nb, size_t j,
+                          size_t l0, M32 zs, V32 c) {
+  const D32 d;
+  HWY_ALIGN int32_t zl[kLanes], cl[kLanes];
+  hn::Store(hn::VecFromMask(d, zs), d, zl);
+  hn::Store(c, d, cl);
+  for (size_t i = 0; i < hn::Lanes(d); ++i) {
+    if (zl[i] == 0) continue;
+    cl[i] = static_cast<int32_t>(zero_sum(p, m, nb, static_cast<int>(l0 + i), j,
+                                          static_cast<uint32_t>(cl[i])));
+  }
+  return hn::Load(d, cl);
+}
+
 // The end of a chunk as ChainT32 rounds it: PackRz32 or PackRne16.
 enum class Pack { kRz32, kRne16 };
 // Where C enters ChainT32's chains (FdpaParams::c_outside): as the first
@@ -779,9 +796,8 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
   // Chunk j of row m: C in and out in c, the instruction's C in out
   // (c_outside), the bad lanes in bad.
   // (Inlined: vectors passed by reference stay in registers.)
-  const auto chunk = [&](size_t m, size_t j, V32 & c, V32 & out, M32 & bad,
-                         LaneState & s) HWY_ATTR
-      __attribute__((always_inline)) {
+  const auto chunk = [&](size_t m, size_t j, V32 & c, V32 & out, M32 & bad)
+      HWY_ATTR __attribute__((always_inline)) {
     const size_t k0 = j * L;
     const uint32_t b_bad = p.b_bad[nb * p.chunks + j];
     const bool a_bad = p.a_bad[m * p.chunks + j] != 0;
@@ -883,17 +899,8 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
     // nothing), so a -0 kept in the chain reads as +0 would.
     const M32 zs = hn::AndNot(skip, szero);
     c = hn::IfThenElse(hn::Or(skip, zs), c, r);
-    if (!hn::AllFalse(d, zs)) {
-      HWY_ALIGN int32_t zl[kLanes];
-      hn::Store(hn::VecFromMask(d, zs), d, zl + l0);
-      hn::Store(c, d, s.c + l0);
-      for (size_t i = l0; i < l0 + hn::Lanes(d); ++i) {  // a sum of zeros
-        if (zl[i] == 0) continue;
-        s.c[i] = static_cast<int32_t>(zero_sum(p, m, nb, static_cast<int>(i), j,
-                                               static_cast<uint32_t>(s.c[i])));
-      }
-      c = hn::Load(d, s.c + l0);
-    }
+    if (HWY_UNLIKELY(!hn::AllFalse(d, zs)))
+      c = ZeroSums(p, m, nb, j, l0, zs, c);
     // EndInstruction: C added outside (the bad lanes' result is unused).
     if (kOut == Outside::kEach ||
         (kOut == Outside::kChained && (j + 1) % cpi == 0))
@@ -902,13 +909,13 @@ void ChainT32(const GemmPlan& p, size_t m0, size_t rows, size_t nb,
   V32 c0 = hn::Load(d, st[0].c + l0), out0 = z;
   M32 bad0 = hn::MaskFromVec(hn::Load(d, st[0].bad + l0));
   if (rows == 1) {
-    for (size_t j = 0; j < p.chunks; ++j) chunk(m0, j, c0, out0, bad0, st[0]);
+    for (size_t j = 0; j < p.chunks; ++j) chunk(m0, j, c0, out0, bad0);
   } else {
     V32 c1 = hn::Load(d, st[1].c + l0), out1 = z;
     M32 bad1 = hn::MaskFromVec(hn::Load(d, st[1].bad + l0));
     for (size_t j = 0; j < p.chunks; ++j) {
-      chunk(m0, j, c0, out0, bad0, st[0]);
-      chunk(m0 + 1, j, c1, out1, bad1, st[1]);
+      chunk(m0, j, c0, out0, bad0);
+      chunk(m0 + 1, j, c1, out1, bad1);
     }
     hn::Store(c1, d, st[1].c + l0);
     hn::Store(hn::VecFromMask(d, bad1), d, st[1].bad + l0);
