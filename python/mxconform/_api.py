@@ -673,15 +673,15 @@ def _tf32_operand(a, name, tf32_input):
     else:
         raise TypeError(f"{name}: tf32 operands are float32 arrays or "
                         f"uint32 f32 bit patterns, got dtype {a.dtype}")
+    if tf32_input == "truncate":
+        return a & np.uint32(0xFFFFE000)  # one pass, whatever the low bits
     low = (a & _TF32_LOW) != 0
     if low.any():
-        if tf32_input == "strict":
-            i = int(np.flatnonzero(low.reshape(-1))[0])
-            raise ValueError(
-                f"{name}: element {i} (f32 bits 0x{int(a.reshape(-1)[i]):08X})"
-                " has non-zero low 13 bits, so it is not a tf32 value; pass "
-                "tf32_input='truncate' to drop them as the instruction does")
-        a = a & np.uint32(0xFFFFE000)
+        i = int(np.flatnonzero(low.reshape(-1))[0])
+        raise ValueError(
+            f"{name}: element {i} (f32 bits 0x{int(a.reshape(-1)[i]):08X})"
+            " has non-zero low 13 bits, so it is not a tf32 value; pass "
+            "tf32_input='truncate' to drop them as the instruction does")
     return a
 
 
