@@ -256,6 +256,31 @@ std::vector<uint64_t> reference_gemm(const MmaModel& mdl,
   return D;
 }
 
+// A 32 x 3 problem of `chunks` chunks of the model's L: operands of format
+// f all +0 (the tests set a few), C = c everywhere.
+GemmProblem zero_problem(const MmaModel& mdl, Fmt f, int chunks, uint64_t c) {
+  GemmProblem p;
+  p.M = 32;
+  p.N = 3;
+  p.K = chunks * mdl.fdpa.L;
+  p.a_fmt = p.b_fmt = f;
+  p.A.assign(size_t(p.M) * p.K, 0);
+  p.B.assign(size_t(p.N) * p.K, 0);
+  p.C.assign(size_t(p.M) * p.N, c);
+  return p;
+}
+
+// The fast path on every ISA against the reference; the reference's D.
+std::vector<uint64_t> check_every_isa(const MmaModel& mdl,
+                                      const GemmProblem& p) {
+  const std::vector<uint64_t> ref = reference_gemm(mdl, p);
+  for (fast::Isa isa : test::isas()) {
+    INFO(fast::isa_name(isa));
+    CHECK(fast::gemm_fast(mdl, p, isa) == ref);
+  }
+  return ref;
+}
+
 // fn(mdl, af, bf, what) for every zero-rule variant mdl of model (both
 // zero-exponent and both zero-sign rules) and every A/B format pair it
 // takes; `what` names the set for INFO.
@@ -421,26 +446,13 @@ TEST_CASE("fast GEMM: the f32 pairwise chain where no flush can act",
   const auto bf = [](int neg, int e, int frac) -> uint64_t {
     return (uint64_t(neg) << 15) | (uint64_t(e) << 7) | uint64_t(frac);
   };
-  // 32 x 3 zeros, K = 4 L, C = c everywhere; then the fast path against
-  // the reference on every ISA, and the reference's D[0] returned.
+  // 32 x 3 zeros, K = 4 L, C = c everywhere (zero_problem); D[0] of the
+  // reference, which every ISA must match (check_every_isa).
   const auto problem = [](const MmaModel& mdl, uint64_t c) {
-    GemmProblem p;
-    p.M = 32;
-    p.N = 3;
-    p.K = 4 * mdl.fdpa.L;
-    p.a_fmt = p.b_fmt = Fmt::kBF16;
-    p.A.assign(size_t(p.M) * p.K, 0);
-    p.B.assign(size_t(p.N) * p.K, 0);
-    p.C.assign(size_t(p.M) * p.N, c);
-    return p;
+    return zero_problem(mdl, Fmt::kBF16, 4, c);
   };
   const auto check = [](const MmaModel& mdl, const GemmProblem& p) {
-    const std::vector<uint64_t> ref = reference_gemm(mdl, p);
-    for (fast::Isa isa : test::isas()) {
-      INFO(fast::isa_name(isa));
-      CHECK(fast::gemm_fast(mdl, p, isa) == ref);
-    }
-    return ref[0];
+    return check_every_isa(mdl, p)[0];
   };
   for (const char* name :
        {"cdna2_mfma_bf16_f32", "cdna2_mfma_bf16_f32_legacy"}) {
@@ -507,24 +519,13 @@ TEST_CASE("fast GEMM: f16 chain results at binary16's zero",
         for (const int last : {0, 1}) {
           INFO(fmt::format("b {:#06x} C {:#06x} k {}", cs.b, c,
                            last ? "last" : "first"));
-          GemmProblem p;
-          p.M = 32;
-          p.N = 3;
-          p.K = 2 * mdl.fdpa.L;
-          p.a_fmt = p.b_fmt = Fmt::kF16;
-          p.A.assign(size_t(p.M) * p.K, 0);
-          p.B.assign(size_t(p.N) * p.K, 0);
-          p.C.assign(size_t(p.M) * p.N, c);
+          GemmProblem p = zero_problem(mdl, Fmt::kF16, 2, c);
           const size_t k = last ? size_t(p.K) - 1 : 0;
           for (int m = 0; m < p.M; ++m)
             p.A[size_t(m) * p.K + k] = 0x8400;  // -2^-14
           for (int n = 0; n < p.N; ++n) p.B[size_t(n) * p.K + k] = cs.b;
-          const std::vector<uint64_t> ref = reference_gemm(mdl, p);
-          if (mdl.fdpa.zero_sign == ZeroSign::kPositive) CHECK(ref[0] == cs.d);
-          for (fast::Isa isa : test::isas()) {
-            INFO(fast::isa_name(isa));
-            CHECK(fast::gemm_fast(mdl, p, isa) == ref);
-          }
+          const uint64_t d0 = check_every_isa(mdl, p)[0];
+          if (mdl.fdpa.zero_sign == ZeroSign::kPositive) CHECK(d0 == cs.d);
         }
       }
     }
@@ -826,25 +827,13 @@ TEST_CASE("fast GEMM: CDNA3 products below binary32's normal range",
       // bf16: exponent field at bit 7; TF32: an f32 pattern.
       const uint64_t code =
           f == Fmt::kBF16 ? uint64_t(127 + e) << 7 : uint64_t(127 + e) << 23;
-      GemmProblem p;
-      p.M = 32;
-      p.N = 3;
-      p.K = 2 * mdl.fdpa.L;
-      p.a_fmt = p.b_fmt = f;
-      p.A.assign(size_t(p.M) * p.K, 0);
-      p.B.assign(size_t(p.N) * p.K, 0);
-      p.C.assign(size_t(p.M) * p.N, 0);
+      GemmProblem p = zero_problem(mdl, f, 2, 0);
       for (int m = 0; m < p.M; ++m)
         for (int k = 0; k < 2; ++k) p.A[size_t(m) * p.K + size_t(k)] = code;
       for (int n = 0; n < p.N; ++n)
         for (int k = 0; k < 2; ++k) p.B[size_t(n) * p.K + size_t(k)] = code;
-      const std::vector<uint64_t> ref = reference_gemm(mdl, p);
-      CHECK(ref[0] ==
+      CHECK(check_every_isa(mdl, p)[0] ==
             (e == -75 ? 0x00000001u : uint64_t(127 + 2 * e + 1) << 23));
-      for (fast::Isa isa : test::isas()) {
-        INFO(fast::isa_name(isa));
-        CHECK(fast::gemm_fast(mdl, p, isa) == ref);
-      }
     }
   }
 }
