@@ -27,6 +27,7 @@
 #include "emu/convert.h"
 #include "emu/fast/amax.h"
 #include "emu/fast/nvfp4_fast.h"
+#include "emu/fast/nvfp4_fused.h"
 #include "emu/fast/quantize_fast.h"
 #include "nvfp4_switches.h"
 #include "test_isas.h"
@@ -457,4 +458,57 @@ TEST_CASE("fast NVFP4 4over6: close calls decided as the reference",
   }
   std::printf("%s: %s checked\n", "fast NVFP4 4over6 close calls",
               sw.label.c_str());
+}
+
+// The 4over6 kernel's E2M1 conversion (nvfp4_hwy.cpp MagE2M1: the code from
+// the sum's low three bits, the binade offset folded into the constant)
+// against the rounding core's f32 -> E2M1, RNE, satfinite (convert): every
+// E2M1 value and midpoint and the binade edges, each with its 8 nearest
+// binary32 neighbours on either side, the least subnormals, values far above
+// the largest (up to FLT_MAX), and random values below 8, on every SIMD ISA.
+TEST_CASE("fast NVFP4 4over6: E2M1 magnitude codes round as the core",
+          "[fast][block]") {
+  std::vector<uint32_t> y;
+  const auto around = [&](float v) {
+    const auto u = std::bit_cast<uint32_t>(v);
+    for (uint32_t d = 0; d <= 8; ++d) {
+      y.push_back(u + d);
+      if (u >= d) y.push_back(u - d);
+    }
+  };
+  for (float v : {0.0f, 0.25f, 0.5f, 0.75f, 1.0f, 1.25f, 1.5f, 1.75f, 2.0f,
+                  2.5f, 3.0f, 3.5f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f, 16.0f})
+    around(v);
+  for (uint32_t u : {0x00000001u, 0x007FFFFFu, 0x00800000u, 0x3E800000u,
+                     0x4B000000u, 0x7F000000u, 0x7F7FFFFFu})
+    y.push_back(u);
+  SplitMix64 g(0xE2A1);
+  for (int i = 0; i < 4096; ++i)  // [0, 8): exponent fields 0..129
+    y.push_back(static_cast<uint32_t>(g.next() % 0x41000000u));
+  std::vector<uint32_t> ref(y.size());
+  const RoundSpec rs{Round::kRNE, Overflow::kSatFinite};
+  for (size_t i = 0; i < y.size(); ++i)
+    ref[i] = static_cast<uint32_t>(convert(Fmt::kF32, Fmt::kE2M1, y[i], rs));
+  const Nvfp4Profile& p = *find_nvfp4_profile("te-nvfp4-4over6");
+  for (fast::Isa isa : test::isas()) {
+    if (isa == fast::Isa::kScalar) continue;  // the portable plan: no MagE2M1
+    const Switches sw(isa);
+    INFO(sw.label);
+    const fast::detail::NvTab* t =
+        fast::detail::nv_table(p, nvfp4_tensor_scale(p, 0x40400000u));
+    REQUIRE(t != nullptr);
+    std::vector<uint32_t> q(y.size());
+    fast::detail::nv_e2m1_mag_simd(isa, *t, y.data(), y.size(), q.data());
+    size_t bad = 0;
+    for (size_t i = 0; i < y.size(); ++i) {
+      if (q[i] == ref[i]) continue;
+      if (bad++ < 8)
+        UNSCOPED_INFO(fmt::format("y = {:#010x} ({}): code {} (core {})", y[i],
+                                  std::bit_cast<float>(y[i]), q[i], ref[i]));
+    }
+    CHECK(bad == 0);
+    std::printf("%s: %zu values on %s checked\n",
+                "fast NVFP4 4over6 E2M1 magnitudes", y.size(),
+                sw.label.c_str());
+  }
 }

@@ -181,17 +181,16 @@ void nv_init(NvTab& t, const Nvfp4Profile& p, uint32_t tv) {
   t.ke = elem_k(Fmt::kE2M1);
   (void)conv_const(t.ks, 0, t.cs);
   (void)conv_const(t.ke, 0, t.ce);
-  // MagE2M1's binades (T a power of two: Cvt's eb is k << 23).
-  if ((t.ce.t & 0x7FFFFFu) != 0 || (t.ce.max >> 23) - (t.ce.t >> 23) >= 4) {
+  // MagE2M1's binades (T a power of two: Cvt's eb is k << 23; C0 a power
+  // of two: the code is the sum's low three bits).
+  if ((t.ce.t & 0x7FFFFFu) != 0 || (t.ce.c0 & 0x7FFFFFu) != 0 ||
+      (t.ce.max >> 23) - (t.ce.t >> 23) >= 4) {
     std::fprintf(stderr,
                  "mxc internal error: E2M1 conversion constants outside "
                  "MagE2M1's table (emu/fast/nvfp4_fused.h NvTab::mag_c)\n");
     std::abort();
   }
-  for (uint32_t k = 0; k < 16; ++k) {
-    t.mag_c[k] = t.ce.c0 + (k << 23);
-    t.mag_c2[k] = t.mag_c[k] - (k << 1);
-  }
+  for (uint32_t k = 0; k < 16; ++k) t.mag_c[k] = t.ce.c0 + (k << 23) + (k << 1);
   for (int i = 0; i < 128; ++i)
     t.sval[i] = static_cast<uint32_t>(
         convert(Fmt::kUE4M3, Fmt::kF32, static_cast<uint64_t>(i)));

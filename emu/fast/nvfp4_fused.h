@@ -28,9 +28,10 @@ struct NvTab {
   uint32_t errv[8 * 128 + 16];
   // The 4over6 kernel's E2M1 conversion (nvfp4_hwy.cpp MagE2M1), per binade
   // k = E(a) - E(T) of a = min(y, MAX) at or above T (k <= 2 < 4, the
-  // fewest lanes of a target that runs it): mag_c[k] = C0 + (k << 23) (Cvt's
-  // C) and mag_c2[k] = mag_c[k] - (k << 1); 16 entries (one vector).
-  uint32_t mag_c[16], mag_c2[16];
+  // fewest lanes of a target that runs it): mag_c[k] = C0 + (k << 23) + (k
+  // << 1) (Cvt's C plus the code's binade offset 2k in its last place); 16
+  // entries (one vector).
+  uint32_t mag_c[16];
   // Every candidate's operand exact for every scale code (Nvfp4Candidate::
   // exact): the kernels need not look each block's codes up.
   bool exact_all;
@@ -93,6 +94,12 @@ bool nv_block_plan(const NvTab& t, const uint32_t* x, size_t stride, size_t n,
 // quotients). `isa`: a fused target (not kScalar).
 void nv_div_by_recip_simd(Isa isa, const uint32_t* x, const uint32_t* op,
                           const uint32_t* rc, size_t n, uint32_t* q);
+
+// Tests: the 4over6 kernel's E2M1 magnitude codes (MagE2M1, nvfp4_hwy.cpp)
+// of n finite y >= 0 (f32 bits) with t's constants: RNE, saturating at 6.
+// `isa`: a SIMD target (not kScalar).
+void nv_e2m1_mag_simd(Isa isa, const NvTab& t, const uint32_t* y, size_t n,
+                      uint32_t* q);
 
 // The kernels, one Highway source for every target (nvfp4_hwy.cpp). Rowwise
 // over nb blocks of 16 laid out in order; columnwise over rows (a multiple of

@@ -117,12 +117,18 @@ HWY_INLINE void Block16(const NvTab& t, const Nvfp4Candidate& c, uint32_t s,
 
 #if HWY_TARGET != HWY_SCALAR
 // The E2M1 magnitude code of y >= 0 (not NaN): Cvt<1> less its |y| (the
-// 4over6 kernel multiplies |x| by a non-negative operand), with Cvt's two
-// binade constants looked up: a = min(y, MAX), k = E(max(a, T)) - E(T) =
-// (max(a, T) - T) >> 23 (T a power of two; k < 4 <= Lanes: NvTab::mag_c),
-// C = C0 + (k << 23), and Cvt's bits(sum) - bits(C) + (k << M) as
-// bits(sum) - (C - (k << 1)): one operation fewer than Cvt's.
-HWY_INLINE V16 MagE2M1(V16 y, V16 t, V16 mx, V16 lc, V16 lc2) {
+// 4over6 kernel multiplies |x| by a non-negative operand), with Cvt's
+// binade constant looked up: a = min(y, MAX), k = E(max(a, T)) - E(T) =
+// (max(a, T) - T) >> 23 (T a power of two; k < 4 <= Lanes: NvTab::mag_c).
+// Cvt's code is bits(sum) - bits(C) + (k << 1) with C = C0 + (k << 23) and
+// sum = fl(a + C); here the constant is C' = C + (k << 1) (NvTab::mag_c):
+// C's significand plus 2k units in its last place, an even number, so that
+// fl(a + C') = C' + (fl(a + C) - C) (the same nearest multiple of C's
+// quantum, the same tie to even) and bits(fl(a + C')) = bits(C) + code.
+// C0 is a power of two, so bits(C) has its low 23 bits clear and the code
+// (at most 7) is the low three bits of the sum: one And where Cvt subtracts
+// a second constant.
+HWY_INLINE V16 MagE2M1(V16 y, V16 t, V16 mx, V16 lc) {
   const D16 d;
   const hn::RebindToFloat<D16> df;
   const hn::Repartition<uint16_t, D16> dw;
@@ -137,7 +143,7 @@ HWY_INLINE V16 MagE2M1(V16 y, V16 t, V16 mx, V16 lc, V16 lc2) {
   const V16 c = hn::TableLookupLanes(lc, k);
   const V16 sum =
       hn::BitCast(d, hn::Add(hn::BitCast(df, a), hn::BitCast(df, c)));
-  return hn::Sub(sum, hn::TableLookupLanes(lc2, k));
+  return hn::And(sum, hn::Set(d, 7u));
 }
 
 // The sums of N blocks' partial sums (block j's N lanes at m + j N), block
@@ -180,7 +186,7 @@ HWY_INLINE void CandidateTerms(const NvTab& t, const uint32_t* sc0,
   const size_t N = hn::Lanes(d);
   const V16 abs = hn::Set(d, 0x7FFFFFFFu);
   const V16 ct = hn::Set(d, t.ce.t), cmx = hn::Set(d, t.ce.max);
-  const V16 lc = hn::LoadU(d, t.mag_c), lc2 = hn::LoadU(d, t.mag_c2);
+  const V16 lc = hn::LoadU(d, t.mag_c);
   const uint32_t* op0 = t.plan.cand[0].operand.data();
   const uint32_t* op1 = t.plan.cand[1].operand.data();
   // The 8 values of a scale code fit one vector from 8 lanes up (a lane
@@ -196,8 +202,8 @@ HWY_INLINE void CandidateTerms(const NvTab& t, const uint32_t* sc0,
     for (size_t i = 0; i < 16; i += N) {
       const auto ax =
           hn::BitCast(df, hn::And(hn::LoadU(d, xg + 16 * j + i), abs));
-      const V16 m0 = MagE2M1(hn::BitCast(d, hn::Mul(ax, o0)), ct, cmx, lc, lc2);
-      const V16 m1 = MagE2M1(hn::BitCast(d, hn::Mul(ax, o1)), ct, cmx, lc, lc2);
+      const V16 m0 = MagE2M1(hn::BitCast(d, hn::Mul(ax, o0)), ct, cmx, lc);
+      const V16 m1 = MagE2M1(hn::BitCast(d, hn::Mul(ax, o1)), ct, cmx, lc);
       hn::Store(m0, d, q0 + 16 * j + i);
       hn::Store(m1, d, q1 + 16 * j + i);
       // fl(fl(fl(q * s) * A) / D) from the table (t.errv).
@@ -646,6 +652,27 @@ void NvRows(const Nvfp4Profile& p, const NvTab& t, size_t nb, const uint32_t* x,
   NvRows1<false, false, false>(p, t, nb, x, bam, scales, codes);
 }
 
+// Tests (nv_e2m1_mag_simd): MagE2M1 of n values y >= 0, finite (what the
+// 4over6 kernel gives it), with t's constants, as 32-bit codes.
+void MagE2M1N(const NvTab& t, const uint32_t* y, size_t n, uint32_t* q) {
+#if HWY_TARGET != HWY_SCALAR
+  const D16 d;
+  const size_t N = hn::Lanes(d);
+  const V16 ct = hn::Set(d, t.ce.t), cmx = hn::Set(d, t.ce.max);
+  const V16 lc = hn::LoadU(d, t.mag_c);
+  size_t i = 0;
+  for (; i + N <= n; i += N)
+    hn::StoreU(MagE2M1(hn::LoadU(d, y + i), ct, cmx, lc), d, q + i);
+  for (; i < n; ++i) q[i] = hn::GetLane(MagE2M1(hn::Set(d, y[i]), ct, cmx, lc));
+#else
+  // Never dispatched (emu/fast/isa.h: Isa::kScalar is the portable loop,
+  // and HWY_SCALAR has no MagE2M1).
+  for (size_t i = 0; i < n; ++i) q[i] = 0xFFFFFFFFu;
+  (void)t;
+  (void)y;
+#endif
+}
+
 // Tests (nv_div_by_recip_simd): DivByRecip on n elements.
 void DivByRecipN(const uint32_t* x, const uint32_t* op, const uint32_t* rc,
                  size_t n, uint32_t* q) {
@@ -861,6 +888,7 @@ HWY_EXPORT(NvRows);
 HWY_EXPORT(NvCols);
 HWY_EXPORT(Nv2d);
 HWY_EXPORT(DivByRecipN);
+HWY_EXPORT(MagE2M1N);
 
 void nv_rows_simd(Isa isa, const Nvfp4Profile& p, const NvTab& t, size_t nb,
                   const uint32_t* x, const uint32_t* block_amax,
@@ -875,6 +903,10 @@ void nv_cols_simd(Isa isa, const Nvfp4Profile& p, const NvTab& t, size_t R,
 void nv_div_by_recip_simd(Isa isa, const uint32_t* x, const uint32_t* op,
                           const uint32_t* rc, size_t n, uint32_t* q) {
   MXC_HWY_DISPATCH(DivByRecipN, isa)(x, op, rc, n, q);
+}
+void nv_e2m1_mag_simd(Isa isa, const NvTab& t, const uint32_t* y, size_t n,
+                      uint32_t* q) {
+  MXC_HWY_DISPATCH(MagE2M1N, isa)(t, y, n, q);
 }
 bool nv_2d_simd(Isa isa, const NvTab& t, size_t R, size_t C, const uint32_t* x,
                 uint8_t* scales, uint8_t* codes) {
