@@ -625,7 +625,7 @@ bool mx_covers(const MxProfile& p, Fmt elem) {
   // inf_by_exponent (torchao 0.18) changes the scale of an Inf amax only,
   // and a block with an Inf or NaN takes the reference's scale byte.
   // kRceilLog2 (torchao 0.18 RCEIL, ModelOpt) is monotone in amax with at
-  // most one step per binade (docs/performance.md "Every profile"), so the
+  // most one step per binade (docs/performance.md "MX quantization"), so the
   // per-binade table is exact for it; so is kFloorLog2 (microxcaling: one
   // binade high a few ulps below 2^k), and build() checks the shape.
   RoundSpec r;
