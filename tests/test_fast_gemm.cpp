@@ -256,6 +256,17 @@ std::vector<uint64_t> reference_gemm(const MmaModel& mdl,
   return D;
 }
 
+// Each odd k's product the negation of the even k's before it (k-major A
+// and B, layout kTN): A's code repeated, B's negated.
+void pair_negations(GemmProblem& p) {
+  const size_t K = static_cast<size_t>(p.K);
+  for (size_t n = 0; n < static_cast<size_t>(p.N); ++n)
+    for (size_t k = 1; k < K; k += 2)
+      p.B[n * K + k] = negated(p.b_fmt, p.B[n * K + k - 1]);
+  for (size_t m = 0; m < static_cast<size_t>(p.M); ++m)
+    for (size_t k = 1; k < K; k += 2) p.A[m * K + k] = p.A[m * K + k - 1];
+}
+
 // A 32 x 3 problem of `chunks` chunks of the model's L: operands of format
 // f all +0 (the tests set a few), C = c everywhere.
 GemmProblem zero_problem(const MmaModel& mdl, Fmt f, int chunks, uint64_t c) {
@@ -838,6 +849,131 @@ TEST_CASE("fast GEMM: CDNA3 products below binary32's normal range",
   }
 }
 
+// Stage 2 after the AVX-512 stage 1 from binary32 operands (gemm_amd_hwy.cpp
+// Stage2F: split 1 under kOperandMin, taken where every nonzero product is
+// at least 2^-126): normal operands and zeros only, so that the float stage
+// runs, with C placed against the products' binade: far below (C floored
+// to F bits below Mx), near, far above (the sum floored to 31 bits below
+// Mx), subnormal, +-0 (rows of -0 products with C = -0), Inf/NaN, and near
+// FLT_MAX with products that carry the sum to Inf or not; products paired
+// with their negations (exact cancellation). Against the reference
+// composition on every ISA. (Dropping Stage2F's floor of C, its floor of
+// the sum, its NaN/Inf test or its C = -0 test fails this.)
+TEST_CASE("fast GEMM: CDNA3 stage 2 after the binary32 stage 1",
+          "[fast][mma][gemm]") {
+  SplitMix64 g(0x5F2A);
+  const size_t per_model = test::level() <= 0 ? 24 : 120;
+  size_t elems = 0;
+  for (const char* name :
+       {"cdna3_mfma_f16_f32", "cdna3_mfma_bf16_f32", "cdna3_mfma_xf32_f32"}) {
+    const MmaModel& mdl = *find_mma_model(name);
+    const Fmt f = mdl.ab_formats[0];
+    INFO(name);
+    REQUIRE(mdl.fdpa.zero_exp == ZeroExp::kOperandMin);
+    REQUIRE(mdl.fdpa.split == 1);
+    const int emax = f == Fmt::kF16 ? 15 : 60;
+    const int emin = f == Fmt::kF16 ? -14 : -60;
+    size_t fails = 0;
+    for (size_t i = 0; i < per_model; ++i) {
+      const uint64_t r = g.next();
+      // The operands' binade: base +- 2; one problem in four at the top
+      // (bf16, tf32: products near 2^104 against C near FLT_MAX).
+      const bool top = f != Fmt::kF16 && r % 4 == 0;
+      const int base =
+          top ? 52 : emin + 2 + static_cast<int>(below(g, emax - emin - 3));
+      const auto normal = [&](int ex) {
+        const uint64_t s = g.next();
+        if (s % 8 == 0) return (s & 8) != 0 ? neg_zero_code(f) : uint64_t{0};
+        const FormatDesc& dsc = desc(f);
+        const uint64_t field = static_cast<uint64_t>(ex + dsc.bias);
+        const uint64_t code = ((s >> 8) & dsc.sign_mask()) |
+                              (field << dsc.man_bits) |
+                              ((s >> 16) & ((uint64_t{1} << dsc.man_bits) - 1));
+        return f == Fmt::kTF32 ? code << 13 : code;
+      };
+      const int M = 16 + static_cast<int>(below(g, 33));
+      const int N = 1 + static_cast<int>(below(g, 12));
+      const int K = mdl.fdpa.L * (1 + static_cast<int>(below(g, 4)));
+      GemmProblem p;
+      p.M = M;
+      p.N = N;
+      p.K = K;
+      p.layout = GemmLayout::kTN;
+      p.a_fmt = p.b_fmt = f;
+      p.A.resize(size_t(M) * K);
+      p.B.resize(size_t(N) * K);
+      for (auto& v : p.A)
+        v = normal(
+            std::clamp(base + static_cast<int>(below(g, 5)) - 2, emin, emax));
+      for (auto& v : p.B)
+        v = normal(
+            std::clamp(base + static_cast<int>(below(g, 5)) - 2, emin, emax));
+      if ((r >> 8) % 3 == 1) pair_negations(p);
+      // Rows of A all -0 and B without sign bits: -0 products, which with
+      // C = -0 keep the chain at -0.
+      const bool neg_rows = (r >> 12) % 3 == 1;
+      if (neg_rows) {
+        for (int m = 1; m < M; m += 4)
+          for (int k = 0; k < K; ++k) p.A[size_t(m) * K + k] = neg_zero_code(f);
+        const uint64_t sign =
+            f == Fmt::kTF32 ? 0x80000000u : desc(f).sign_mask();
+        for (auto& v : p.B) v &= ~sign;
+      }
+      p.C.resize(size_t(M) * N);
+      for (int n = 0; n < N; ++n) {
+        for (int m = 0; m < M; ++m) {
+          const uint64_t cr = g.next();
+          const uint32_t sig = static_cast<uint32_t>(cr >> 32) & 0x807FFFFFu;
+          // C's binade against the products' (2 base): -40 .. +40.
+          const int ce =
+              std::clamp(2 * base + static_cast<int>(cr % 81) - 40, -126, 127);
+          uint32_t c = sig | (static_cast<uint32_t>(ce + 127) << 23);
+          switch ((cr >> 8) % 16) {
+            case 0:
+              c = 0;
+              break;
+            case 1:
+              c = 0x80000000u;
+              break;
+            case 2:
+              c = sig;
+              break;  // subnormal
+            case 3:
+              c = std::array<uint32_t, 3>{0x7F800000u, 0xFF800000u,
+                                          0x7FC00001u}[(cr >> 16) % 3];
+              break;
+            case 4:
+              c = 0x7F7FFFFFu - static_cast<uint32_t>((cr >> 16) % 4);
+              break;
+            default:
+              break;
+          }
+          if (neg_rows && m % 4 == 1 && (cr >> 20) % 2 == 0) c = 0x80000000u;
+          p.C[size_t(n) * M + m] = c;
+        }
+      }
+      REQUIRE(fast::gemm_covers(mdl, p));
+      const std::vector<uint64_t> ref = reference_gemm(mdl, p);
+      elems += ref.size();
+      for (fast::Isa isa : test::isas()) {
+        const std::vector<uint64_t> got = fast::gemm_fast(mdl, p, isa);
+        for (size_t e = 0; e < ref.size(); ++e) {
+          if (got[e] != ref[e] && ++fails <= 5) {
+            UNSCOPED_INFO(fmt::format(
+                "isa {} M{} N{} K{} base {}: elem (m {}, n {}) fast {:#x} "
+                "ref {:#x} c {:#x}",
+                fast::isa_name(isa), M, N, K, base, e % M, e / M, got[e],
+                ref[e], p.C[e]));
+          }
+        }
+      }
+    }
+    CHECK(fails == 0);
+  }
+  std::printf("CDNA3 stage 2 after the binary32 stage 1: %zu elements on %s\n",
+              elems, test::isa_list().c_str());
+}
+
 TEST_CASE("fast GEMM: the CDNA3 two-stage vector kernel against the reference",
           "[fast][mma][gemm]") {
   SplitMix64 g(0x6E37);
@@ -876,14 +1012,7 @@ TEST_CASE("fast GEMM: the CDNA3 two-stage vector kernel against the reference",
         p.B.resize(size_t(N) * K);
         for (auto& v : p.A) v = pick(af);
         for (auto& v : p.B) v = pick(bf);
-        if ((r >> 8) % 4 == 1) {  // each product, then its negation
-          for (int n = 0; n < N; ++n)
-            for (int k = 1; k < K; k += 2)
-              p.B[size_t(n) * K + k] = negated(bf, p.B[size_t(n) * K + k - 1]);
-          for (int m = 0; m < M; ++m)
-            for (int k = 1; k < K; k += 2)
-              p.A[size_t(m) * K + k] = p.A[size_t(m) * K + k - 1];
-        }
+        if ((r >> 8) % 4 == 1) pair_negations(p);
         const bool zero_rows = (r >> 12) % 3 == 1;
         // Half of those: every product of a zero row a zero of negative
         // sign (A's row all -0, B without sign bits), so that with C = -0

@@ -471,7 +471,8 @@ TEST_CASE("fast NVFP4 4over6: E2M1 magnitude codes round as the core",
   std::vector<uint32_t> y;
   const auto around = [&](float v) {
     const auto u = std::bit_cast<uint32_t>(v);
-    for (uint32_t d = 0; d <= 8; ++d) {
+    y.push_back(u);
+    for (uint32_t d = 1; d <= 8; ++d) {
       y.push_back(u + d);
       if (u >= d) y.push_back(u - d);
     }

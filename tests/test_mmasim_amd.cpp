@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <cstdio>
@@ -23,6 +24,7 @@
 #include "emu/fast/gemm_fast.h"
 #include "emu/format.h"
 #include "emu/mma/models.h"
+#include "emu/unpack.h"
 #include "test_isas.h"
 #include "test_level.h"
 
@@ -146,6 +148,19 @@ Fmt fmt_of(const std::string& name) {
   return Fmt::kF32;
 }
 
+// fn(file, its model, A's format, B's format) for every row file.
+template <class Fn>
+void for_each_file(Fn&& fn) {
+  const auto files = read_rows();
+  REQUIRE(files.size() >= 12);
+  for (const RowFile& f : files) {
+    INFO(f.name);
+    const MmaModel* m = find_mma_model(f.hdr.at("model"));
+    REQUIRE(m != nullptr);
+    fn(f, m, fmt_of(f.hdr.at("a-fmt")), fmt_of(f.hdr.at("b-fmt")));
+  }
+}
+
 // Mismatches on the first `limit` rows.
 size_t mismatches(const MmaModel& m, const RowFile& f, Fmt af, Fmt bf,
                   size_t limit = SIZE_MAX) {
@@ -206,13 +221,7 @@ TEST_CASE("MMA-Sim AMD rows replay through every AMD model and the reference",
 // reference, counted): 0 mismatches against MMA-Sim.
 TEST_CASE("MMA-Sim AMD rows replay through the fast GEMM on every ISA",
           "[mma][mmasim][gemm]") {
-  const auto files = read_rows();
-  REQUIRE(files.size() >= 12);
-  for (const RowFile& f : files) {
-    INFO(f.name);
-    const MmaModel* m = find_mma_model(f.hdr.at("model"));
-    REQUIRE(m != nullptr);
-    const Fmt af = fmt_of(f.hdr.at("a-fmt")), bf = fmt_of(f.hdr.at("b-fmt"));
+  for_each_file([](const RowFile& f, const MmaModel* m, Fmt af, Fmt bf) {
     const int K = std::stoi(f.hdr.at("k"));
     size_t bad = 0, slow = 0;
     for (const Row& r : f.rows) {
@@ -241,7 +250,77 @@ TEST_CASE("MMA-Sim AMD rows replay through the fast GEMM on every ISA",
         f.name, test::isa_list(), f.rows.size(), slow, bad);
     CHECK(bad == 0);
     CHECK(slow < f.rows.size());
-  }
+  });
+}
+
+// The rows through the vector kernels (gemm_amd_hwy.cpp, which take rows in
+// whole groups of lanes): 16 rows at a time on the diagonal of a 16x16xK
+// GEMM (row i's A is row i of A, its B column i of B, its C at (i, i); the
+// other elements are not read), first in file order, then the rows whose
+// nonzero operands are all normal in [2^-60, 2^61), so that CDNA3's stage 1
+// from binary32 operands and its Stage2F run them (a batch holding a
+// subnormal, or a product that may reach 2^128, runs otherwise). On every
+// ISA: 0 mismatches against MMA-Sim.
+TEST_CASE("MMA-Sim AMD rows replay through the vector GEMM kernels",
+          "[mma][mmasim][gemm]") {
+  for_each_file([](const RowFile& f, const MmaModel* m, Fmt af, Fmt bf) {
+    const size_t K = std::stoul(f.hdr.at("k"));
+    const auto moderate = [](Fmt fm, uint64_t code) {
+      const Unpacked u = unpack(fm, fm == Fmt::kTF32 ? code >> 13 : code);
+      if (u.cls == Class::kZero) return true;
+      if (u.cls != Class::kNormal) return false;
+      const int e = u.exp + static_cast<int>(std::bit_width(u.sig)) - 1;
+      return e >= -60 && e <= 60;
+    };
+    std::vector<size_t> all(f.rows.size()), mild;
+    for (size_t i = 0; i < f.rows.size(); ++i) {
+      all[i] = i;
+      const Row& r = f.rows[i];
+      bool ok = true;
+      for (size_t k = 0; k < K; ++k)
+        ok = ok && moderate(af, r.a[k]) && moderate(bf, r.b[k]);
+      if (ok) mild.push_back(i);
+    }
+    constexpr size_t kB = 16;
+    size_t bad = 0;
+    for (const std::vector<size_t>* list : {&all, &mild}) {
+      for (size_t i0 = 0; i0 < list->size(); i0 += kB) {
+        GemmProblem p;
+        p.M = p.N = kB;
+        p.K = static_cast<int>(K);
+        p.layout = GemmLayout::kTN;
+        p.a_fmt = af;
+        p.b_fmt = bf;
+        p.A.resize(kB * K);
+        p.B.resize(kB * K);
+        p.C.assign(kB * kB, 0);
+        // A last partial batch repeats its first row.
+        const auto row = [&](size_t j) -> const Row& {
+          return f.rows[(*list)[i0 + j < list->size() ? i0 + j : i0]];
+        };
+        for (size_t j = 0; j < kB; ++j) {
+          std::copy(row(j).a.begin(), row(j).a.end(), p.A.begin() + j * K);
+          std::copy(row(j).b.begin(), row(j).b.end(), p.B.begin() + j * K);
+          p.C[j * kB + j] = row(j).c;
+        }
+        REQUIRE(fast::gemm_covers(*m, p));
+        for (fast::Isa isa : test::isas()) {
+          const std::vector<uint64_t> d = fast::gemm_fast(*m, p, isa);
+          for (size_t j = 0; j < kB; ++j) {
+            if (!same(d[j * kB + j], row(j).d) && ++bad <= 3)
+              UNSCOPED_INFO(fmt::format("isa {}: fast {:08X}, MMA-Sim {:08X}",
+                                        fast::isa_name(isa), d[j * kB + j],
+                                        row(j).d));
+          }
+        }
+      }
+    }
+    fmt::print(
+        "mmasim-amd {} through the vector GEMM kernels ({}): {} rows, {} of "
+        "them also in batches of moderate operands, {} mismatches\n",
+        f.name, test::isa_list(), f.rows.size(), mild.size(), bad);
+    CHECK(bad == 0);
+  });
 }
 
 TEST_CASE("MMA-Sim AMD rows separate every structural parameter",

@@ -416,6 +416,100 @@ HWY_INLINE V32 Stage2(const TwoStageArgs& a, size_t split, size_t m0, size_t n,
   return r;
 }
 
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+// F's constants, made once per call of Rows (else a.F is converted per
+// chunk).
+struct Stage2FConst {
+  __m512 f, sum_f, sum;  // F, kTwoStageSumBits - F, kTwoStageSumBits
+  __m512d unit;          // 2^(kTwoStageSumBits - F)
+  explicit Stage2FConst(int32_t F)
+      : f(_mm512_set1_ps(static_cast<float>(F))),
+        sum_f(_mm512_set1_ps(static_cast<float>(kTwoStageSumBits - F))),
+        sum(_mm512_set1_ps(static_cast<float>(kTwoStageSumBits))),
+        unit(_mm512_set1_pd(
+            static_cast<double>(int64_t{1} << (kTwoStageSumBits - F)))) {}
+};
+
+// Stage2 where stage 1 ran from binary32 operands (kFloatStage1: split 1,
+// kOperandMin, every nonzero product at least 2^-126, so its exponent sum
+// e >= -126; TwoStage admits 23 <= F <= 30), in binary32 and binary64
+// operations, about 30 for Stage2's 54 (1.05x on cdna3_mfma_xf32_f32, whose
+// chunks of four products spend the most in stage 2). With Mx = max(e, ec)
+// and E1 = e + 31 - F as in Stage2:
+//  * ec = getexp(C): C's exponent for a normal C. A subnormal C (getexp
+//    below -126) or a zero C (-Inf) aligns at -126 in the model
+//    (c_zero_exp = kOperandMinZero); it changes Mx only in a chunk whose
+//    products are all zero (else e >= -126), where S = 0 and Cv = C either
+//    way (C is a multiple of 2^-149, the grid 2^(Mx - F) at most that).
+//  * Cv = floor(C 2^(F - Mx)) 2^(Mx - F): the integer Ci = floor(C 2^(F -
+//    Mx)), below 2^(F + 1) in magnitude (|C| < 2^(ec + 1) <= 2^(Mx + 1)),
+//    by VSCALEFPS and the conversion both rounding toward -Inf (a result in
+//    the subnormal range is floored onto its grid, finer than 1: the floor
+//    of the floor is the floor). Where Mx = ec, C 2^(F - ec) is an integer
+//    (F >= 23): Stage2's Ci with E2 >= Mx.
+//  * P = floor(S 2^(E1 - Mx)) 2^(Mx - 31), S (an integer) scaled by
+//    VSCALEFPD and floored by VRNDSCALEPD, exact in binary64: Stage2's Pi
+//    2^(max(E1, Mx) - 31).
+//  * V = P + Cv = 2^(Mx - 31) B, B = floor(S 2^(E1 - Mx)) + 2^(31 - F) Ci
+//    an integer below 2^53 (one exact FMA). B is rounded to binary32 by
+//    the one conversion (RNE, the environment's: fp_env.h) and scaled by
+//    VSCALEFPS. That is V rounded (RNE commutes with a power of two, and an
+//    overflow gives Inf exactly where V rounds to Inf) unless V lies below
+//    2^-126: then V is a multiple of 2^-149 (the products' terms, Ci 2^(Mx
+//    - F) and the floor of P are, with every nonzero product at least
+//    2^-126 and C a binary32), so B has at most 23 significant bits and
+//    both roundings are exact.
+// A NaN/Inf C, or C = -0 (a +0 result may have to be -0), takes Stage2 for
+// the whole vector. V = 0 gives +0, as in Stage2 (no zero rule then acts).
+HWY_INLINE V32 Stage2F(const TwoStageArgs& a, const Stage2FConst& k, size_t m0,
+                       size_t n, size_t k0, V32 e, V32 S, V32 c, int32_t* buf) {
+  constexpr int kRd = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
+  const __m512 cf = _mm512_castsi512_ps(c.raw);
+  // 0x99: quiet NaN, +Inf, -Inf, signalling NaN.
+  const __mmask16 rare = static_cast<__mmask16>(
+      _mm512_fpclass_ps_mask(cf, 0x99) |
+      _mm512_cmpeq_epi32_mask(c.raw, _mm512_set1_epi32(INT32_MIN)));
+  if (HWY_UNLIKELY(rare != 0)) return Stage2(a, 1, m0, n, k0, e, S, c, buf);
+  const __m512 ef = _mm512_cvtepi32_ps(e.raw);
+  const __m512 mx = _mm512_max_ps(ef, _mm512_getexp_ps(cf));
+  const __m512i ci = _mm512_cvt_roundps_epi32(
+      _mm512_scalef_round_ps(cf, _mm512_sub_ps(k.f, mx), kRd), kRd);
+  const __m512 sh = _mm512_add_ps(_mm512_sub_ps(ef, mx), k.sum_f);  // E1-Mx
+  const auto half = [&](__m256i s_h, __m256 sh_h, __m256i ci_h) HWY_ATTR {
+    const __m512d p = _mm512_roundscale_pd(
+        _mm512_scalef_pd(_mm512_cvtepi32_pd(s_h), _mm512_cvtps_pd(sh_h)), kRd);
+    return _mm512_cvtpd_ps(
+        _mm512_fmadd_pd(_mm512_cvtepi32_pd(ci_h), k.unit, p));
+  };
+  const __m256 lo =
+      half(_mm512_castsi512_si256(S.raw), _mm512_castps512_ps256(sh),
+           _mm512_castsi512_si256(ci));
+  const __m256 hi =
+      half(_mm512_extracti64x4_epi64(S.raw, 1), _mm512_extractf32x8_ps(sh, 1),
+           _mm512_extracti64x4_epi64(ci, 1));
+  const __m512 r =
+      _mm512_scalef_ps(_mm512_insertf32x8(_mm512_castps256_ps512(lo), hi, 1),
+                       _mm512_sub_ps(mx, k.sum));
+  return V32{_mm512_castps_si512(r)};
+}
+#else
+struct Stage2FConst {  // no Stage2F
+  explicit Stage2FConst(int32_t) {}
+};
+#endif
+
+// Stage2, or Stage2F where stage 1 is kFloat's (split 1, kOperandMin).
+template <bool kFloat>
+HWY_INLINE V32 Stage2Of(const TwoStageArgs& a, const Stage2FConst& k,
+                        size_t split, size_t m0, size_t n, size_t k0, V32 e,
+                        V32 S, V32 c, int32_t* buf) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  if constexpr (kFloat) return Stage2F(a, k, m0, n, k0, e, S, c, buf);
+#endif
+  (void)k;
+  return Stage2(a, split, m0, n, k0, e, S, c, buf);
+}
+
 // Rows m0.. of columns n0 .. n0 + nn - 1 (nn <= kChains) through every
 // chunk. kL, kSplit: L and split as constants (0: a's), so that the common
 // shapes unroll. buf: Stage1's and Stage2's scratch, then the columns' C.
@@ -433,6 +527,7 @@ void Rows(const TwoStageArgs& args, size_t m0, size_t n0, size_t nn,
   // A local copy: the stores to buf and out cannot alias it, so its fields
   // (and the constant vectors made from them) stay in registers.
   const TwoStageArgs a = args;
+  const Stage2FConst s2k(a.F);
   const size_t L = kL != 0 ? kL : a.L;
   const size_t split = kSplit != 0 ? kSplit : a.split;
   const D32 d;
@@ -450,7 +545,7 @@ void Rows(const TwoStageArgs& args, size_t m0, size_t n0, size_t nn,
       for (size_t j = 0; j < kNC; ++j) {
         V32 e, S;
         Stage1<kL, kSplit, kOpmin, kFloat>(a, m0, n0 + j, k0, set_buf, e, S);
-        c[j] = Stage2(a, split, m0, n0 + j, k0, e, S, c[j], buf);
+        c[j] = Stage2Of<kFloat>(a, s2k, split, m0, n0 + j, k0, e, S, c[j], buf);
       }
     }
     for (size_t j = 0; j < kNC; ++j)
@@ -465,9 +560,9 @@ void Rows(const TwoStageArgs& args, size_t m0, size_t n0, size_t nn,
     for (size_t j = 0; j < nn; ++j) {
       V32 e, S;
       Stage1<kL, kSplit, kOpmin, kFloat>(a, m0, n0 + j, k0, set_buf, e, S);
-      hn::Store(
-          Stage2(a, split, m0, n0 + j, k0, e, S, hn::Load(d, cb + j * V), buf),
-          d, cb + j * V);
+      hn::Store(Stage2Of<kFloat>(a, s2k, split, m0, n0 + j, k0, e, S,
+                                 hn::Load(d, cb + j * V), buf),
+                d, cb + j * V);
     }
   }
   for (size_t j = 0; j < nn; ++j)
@@ -609,7 +704,8 @@ size_t TwoStage(const TwoStageArgs& a) {
     }
     // The binary32 stage 1 (split 1, kOperandMin; two_stage_floats).
     if constexpr (ts::kFloatStage1 && kS == 1) {
-      if (a.opmin && a.at_f != nullptr && a.b_f != nullptr) {
+      if (a.opmin && a.at_f != nullptr && a.b_f != nullptr && a.F >= 23 &&
+          a.F <= 30) {  // and Stage2F's range of F
         rows[0] = &ts::Rows<kL, kS, true, ts::kChains, true>;
         rows[1] = &ts::Rows<kL, kS, true, 0, true>;
       }
