@@ -206,8 +206,10 @@ size_t itemsize(const InArray& a) { return (a.dtype().bits + 7) / 8; }
 
 // All elements of `a` as raw bit patterns (integers or floats of any
 // width), checked to have the expected item size when `want` > 0.
-std::vector<uint64_t> raw_words(const InArray& a, size_t want,
-                                const char* arg) {
+// raw_words into `out` (resized: a vector reused between calls keeps its
+// memory).
+void raw_words_into(const InArray& a, size_t want, const char* arg,
+                    std::vector<uint64_t>& out) {
   const size_t item = itemsize(a);
   if (a.dtype().lanes != 1 ||
       (item != 1 && item != 2 && item != 4 && item != 8)) {
@@ -217,7 +219,7 @@ std::vector<uint64_t> raw_words(const InArray& a, size_t want,
     bad(std::string(arg) + ": elements must be " + std::to_string(want) +
         " bytes wide, got " + std::to_string(item));
   }
-  std::vector<uint64_t> out(a.size());
+  out.resize(a.size());
   const auto* p = static_cast<const uint8_t*>(a.data());
   // One loop per width (raw_at's switch hoisted, so that each loop is a
   // plain widening copy the compiler vectorizes).
@@ -243,6 +245,12 @@ std::vector<uint64_t> raw_words(const InArray& a, size_t want,
       widen(uint64_t{0});
       break;
   }
+}
+
+std::vector<uint64_t> raw_words(const InArray& a, size_t want,
+                                const char* arg) {
+  std::vector<uint64_t> out;
+  raw_words_into(a, want, arg, out);
   return out;
 }
 
@@ -815,9 +823,9 @@ void check_ab_fmt(const mxc::MmaModel& m, mxc::Fmt f, const char* arg) {
 // A/B operands as models take them (mxc::operand_code_ok: TF32 is an f32
 // bit pattern with the low 13 bits zero, as in the CLI and vector files);
 // scales are codes of their storage width.
-std::vector<uint64_t> codes_checked(const InArray& a, mxc::Fmt f,
-                                    const char* arg, bool operand = true) {
-  auto w = raw_words(a, 0, arg);
+void codes_checked_into(const InArray& a, mxc::Fmt f, const char* arg,
+                        bool operand, std::vector<uint64_t>& w) {
+  raw_words_into(a, 0, arg, w);
   const uint64_t lim = mxc::desc(f).storage_mask();
   // The bits no code may set (mxc::code_ok: above code_bits, and TF32's
   // low 13; scales: above the storage width), or-ed over the array in one
@@ -831,7 +839,7 @@ std::vector<uint64_t> codes_checked(const InArray& a, mxc::Fmt f,
   }
   uint64_t any = 0;
   for (uint64_t v : w) any |= v & forbidden;
-  if (any == 0) return w;
+  if (any == 0) return;
   for (uint64_t v : w) {
     if (operand ? !mxc::operand_code_ok(f, v) : v > lim) {
       bad(std::string(arg) + ": code " + std::to_string(v) +
@@ -841,6 +849,12 @@ std::vector<uint64_t> codes_checked(const InArray& a, mxc::Fmt f,
                : ""));
     }
   }
+}
+
+std::vector<uint64_t> codes_checked(const InArray& a, mxc::Fmt f,
+                                    const char* arg, bool operand = true) {
+  std::vector<uint64_t> w;
+  codes_checked_into(a, f, arg, operand, w);
   return w;
 }
 
@@ -900,8 +914,26 @@ nb::object gemm(const InArray& a, const InArray& b, std::optional<InArray> sa,
   }
   if (split_k < 1) bad("split_k: must be >= 1");
   p.split_k = split_k;
-  p.A = codes_checked(a, p.a_fmt, "a");
-  p.B = codes_checked(b, p.b_fmt, "b");
+  // A's and B's codes in vectors kept per thread between calls: fresh ones
+  // (1 MiB each at 64 x 2048) cost page faults on every call where the
+  // heap's top was given back in between (0.6-1 ms of a 2.5 ms call, seen
+  // when one model's gemm is called repeatedly), and their zero fill.
+  struct Pool {
+    std::vector<uint64_t> a, b;
+  };
+  thread_local Pool pool;
+  struct GiveBack {
+    mxc::GemmProblem& p;
+    ~GiveBack() {
+      constexpr size_t kKeep = size_t{64} << 20;  // bytes per vector
+      if (p.A.capacity() * sizeof(uint64_t) <= kKeep) pool.a = std::move(p.A);
+      if (p.B.capacity() * sizeof(uint64_t) <= kKeep) pool.b = std::move(p.B);
+    }
+  } give_back{p};
+  p.A = std::move(pool.a);
+  p.B = std::move(pool.b);
+  codes_checked_into(a, p.a_fmt, "a", true, p.A);
+  codes_checked_into(b, p.b_fmt, "b", true, p.B);
   const int blk = mxc::scale_block(m.scales);
   if (blk > 0) {
     if (!sa || !sb)
