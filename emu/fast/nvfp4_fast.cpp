@@ -190,7 +190,8 @@ void nv_init(NvTab& t, const Nvfp4Profile& p, uint32_t tv) {
                  "MagE2M1's table (emu/fast/nvfp4_fused.h NvTab::mag_c)\n");
     std::abort();
   }
-  for (uint32_t k = 0; k < 16; ++k) t.mag_c[k] = t.ce.c0 + (k << 23) + (k << 1);
+  for (uint32_t k = 0; k < NvTab::kMaxLanes; ++k)
+    t.mag_c[k] = k < 4 ? t.ce.c0 + (k << 23) + (k << 1) : 0;
   for (int i = 0; i < 128; ++i)
     t.sval[i] = static_cast<uint32_t>(
         convert(Fmt::kUE4M3, Fmt::kF32, static_cast<uint64_t>(i)));

@@ -21,17 +21,20 @@ struct NvTab {
   // 4over6 error terms).
   uint32_t sval[128];
   uint32_t eval[16];
+  // The most 32-bit lanes of a vector the 4over6 kernel loads whole
+  // (SVE's 2048 bits): the tables below are padded for such a load.
+  static constexpr size_t kMaxLanes = 64;
   // 4over6: the dequantized value of each scale code s and E2M1 magnitude
   // m, errv[8 * s + m] = fl(fl(fl(q_m * s) * A) / D) (the plan's error
-  // constants, by the reference f32_mul / f32_div), padded for a 16-lane
-  // load at s = 127.
-  uint32_t errv[8 * 128 + 16];
+  // constants, by the reference f32_mul / f32_div), padded (zeros) for a
+  // whole-vector load at s = 127.
+  uint32_t errv[8 * 128 + kMaxLanes];
   // The 4over6 kernel's E2M1 conversion (nvfp4_hwy.cpp MagE2M1), per binade
   // k = E(a) - E(T) of a = min(y, MAX) at or above T (k <= 2 < 4, the
   // fewest lanes of a target that runs it): mag_c[k] = C0 + (k << 23) + (k
-  // << 1) (Cvt's C plus the code's binade offset 2k in its last place); 16
-  // entries (one vector).
-  uint32_t mag_c[16];
+  // << 1) (Cvt's C plus the code's binade offset 2k in its last place);
+  // one vector of the widest target (entries 4 and up are never indexed).
+  uint32_t mag_c[kMaxLanes];
   // Every candidate's operand exact for every scale code (Nvfp4Candidate::
   // exact): the kernels need not look each block's codes up.
   bool exact_all;
