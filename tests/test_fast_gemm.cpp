@@ -74,6 +74,11 @@ uint64_t element(SplitMix64& g, Fmt f, int style) {
   return v;
 }
 
+// The sign bit of an operand format's codes (TF32: the f32 pattern's).
+uint64_t operand_sign_mask(Fmt f) {
+  return f == Fmt::kTF32 ? 0x80000000u : desc(f).sign_mask();
+}
+
 // The negative-zero code of an operand format (TF32: the f32 pattern);
 // FNUZ has none (its -0 code is the NaN): +0.
 uint64_t neg_zero_code(Fmt f) {
@@ -83,7 +88,7 @@ uint64_t neg_zero_code(Fmt f) {
 
 // x with its sign flipped (FNUZ: a zero stays +0, not the NaN code).
 uint64_t negated(Fmt f, uint64_t x) {
-  const uint64_t s = f == Fmt::kTF32 ? 0x80000000u : desc(f).sign_mask();
+  const uint64_t s = operand_sign_mask(f);
   if (desc(f).specials == Specials::kFnuz && (x & ~s) == 0) return 0;
   return x ^ s;
 }
@@ -170,7 +175,7 @@ GemmProblem make_problem(const MmaModel& mdl, Fmt af, Fmt bf, int M, int N,
   // Sums of negative zeros only (ZeroSign::kIeee gives -0): rows of A all
   // -0, B without sign bits, C all -0 (below).
   const bool neg_zero_sums = (r >> 32) % 4 == 1;
-  const uint64_t b_sign = bf == Fmt::kTF32 ? 0x80000000u : desc(bf).sign_mask();
+  const uint64_t b_sign = operand_sign_mask(bf);
   if (neg_zero_sums) {
     for (int m = 1; m < M; m += 2)
       for (int k = 0; k < K; ++k) a[size_t(m) * K + k] = neg_zero_code(af);
@@ -915,8 +920,7 @@ TEST_CASE("fast GEMM: CDNA3 stage 2 after the binary32 stage 1",
       if (neg_rows) {
         for (int m = 1; m < M; m += 4)
           for (int k = 0; k < K; ++k) p.A[size_t(m) * K + k] = neg_zero_code(f);
-        const uint64_t sign =
-            f == Fmt::kTF32 ? 0x80000000u : desc(f).sign_mask();
+        const uint64_t sign = operand_sign_mask(f);
         for (auto& v : p.B) v &= ~sign;
       }
       p.C.resize(size_t(M) * N);
@@ -1025,8 +1029,7 @@ TEST_CASE("fast GEMM: the CDNA3 two-stage vector kernel against the reference",
                   (neg_rows || g.next() % 5 != 0) ? neg_zero_code(af) : 0;
         }
         if (neg_rows) {
-          const uint64_t sign =
-              bf == Fmt::kTF32 ? 0x80000000u : desc(bf).sign_mask();
+          const uint64_t sign = operand_sign_mask(bf);
           for (auto& v : p.B) v &= ~sign;
         }
         p.C.resize(size_t(M) * N);

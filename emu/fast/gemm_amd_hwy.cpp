@@ -433,7 +433,7 @@ struct Stage2FConst {
 // Stage2 where stage 1 ran from binary32 operands (kFloatStage1: split 1,
 // kOperandMin, every nonzero product at least 2^-126, so its exponent sum
 // e >= -126; TwoStage admits 23 <= F <= 30), in binary32 and binary64
-// operations, about 30 for Stage2's 54 (1.05x on cdna3_mfma_xf32_f32, whose
+// operations, about 30 for Stage2's 54 (1.07x on cdna3_mfma_xf32_f32, whose
 // chunks of four products spend the most in stage 2). With Mx = max(e, ec)
 // and E1 = e + 31 - F as in Stage2:
 //  * ec = getexp(C): C's exponent for a normal C. A subnormal C (getexp

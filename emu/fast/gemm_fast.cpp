@@ -301,7 +301,7 @@ void keep_arrays(GemmPlan& pl) {
   size_t bytes = 0;
   each_array(pl, pl,
              [&](auto& x, auto&) { bytes += x.capacity() * sizeof(x[0]); });
-  if (bytes > gemm_detail::kScratchKeepBytes) return;
+  if (bytes > kScratchKeepBytes) return;
   each_array(spare_plan(), pl, [](auto& keep, auto& used) { keep.swap(used); });
 }
 

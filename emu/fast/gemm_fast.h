@@ -23,6 +23,7 @@
 // AMD rows (tests/test_mmasim_amd.cpp).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -54,5 +55,12 @@ inline std::vector<uint64_t> gemm_fast(const MmaModel& m,
                                        const GemmProblem& p) {
   return gemm_fast(m, p, best_gemm_isa());
 }
+
+// The most bytes of per-call working storage a thread keeps for its next
+// GEMM call (gemm_detail::Scratch, the plan's arrays, the Python binding's
+// operand vectors); larger arrays are freed. Arrays allocated afresh per
+// call cost a page fault per 4 KiB whenever glibc gave them back between
+// calls.
+inline constexpr size_t kScratchKeepBytes = size_t{64} << 20;
 
 }  // namespace mxc::fast

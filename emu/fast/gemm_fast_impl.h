@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "emu/fast/gemm_fast.h"
 #include "emu/fast/isa.h"
 #include "emu/format.h"
 #include "emu/mma/fdpa.h"
@@ -91,12 +92,9 @@ struct GemmPlan {
 // A per-thread array of n elements, its contents unspecified (every user
 // writes each element it reads): the storage is taken from this thread's
 // pool for (T, kSlot) and given back on destruction, up to
-// kScratchKeepBytes; arrays alive at once take different slots (a second
-// one in the same slot would allocate, and only one would be kept). The GEMM
-// paths' arrays are a few MiB per call; allocated afresh, glibc maps and unmaps
-// them and every call pays a page fault per 4 KiB.
-inline constexpr size_t kScratchKeepBytes = size_t{64} << 20;
-
+// kScratchKeepBytes (gemm_fast.h); arrays alive at once take different
+// slots (a second one in the same slot would allocate, and only one would
+// be kept).
 template <class T, int kSlot>
 class Scratch {
  public:

@@ -925,7 +925,7 @@ nb::object gemm(const InArray& a, const InArray& b, std::optional<InArray> sa,
   struct GiveBack {
     mxc::GemmProblem& p;
     ~GiveBack() {
-      constexpr size_t kKeep = size_t{64} << 20;  // bytes per vector
+      constexpr size_t kKeep = mxc::fast::kScratchKeepBytes;  // per vector
       if (p.A.capacity() * sizeof(uint64_t) <= kKeep) pool.a = std::move(p.A);
       if (p.B.capacity() * sizeof(uint64_t) <= kKeep) pool.b = std::move(p.B);
     }
